@@ -1,0 +1,67 @@
+package config
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/match"
+)
+
+// Hook types.
+const (
+	TypeCommand = "command"
+	TypePrompt  = "prompt"
+)
+
+// DefaultLoopLimit is the number of stop/subagentStop follow-ups a Cursor
+// hook may trigger in a row when its definition does not say.
+const DefaultLoopLimit = 5
+
+// LoopLimit caps the follow-ups one hook may trigger. Unlimited is what
+// `"loop_limit": null` says.
+type LoopLimit struct {
+	N         int
+	Unlimited bool
+}
+
+// Allows reports whether a follow-up is still allowed after loopCount
+// follow-ups have already happened.
+func (l LoopLimit) Allows(loopCount int) bool { return l.Unlimited || loopCount < l.N }
+
+// Hook is one hook definition, resolved: where it came from, where it
+// runs, and its matcher compiled.
+type Hook struct {
+	Step       event.Step
+	Type       string // TypeCommand or TypePrompt
+	Command    string
+	Prompt     string
+	Model      string
+	Timeout    time.Duration // zero: the engine's default for the type
+	LoopLimit  LoopLimit
+	FailClosed bool
+	Matcher    string         // as written; "" or "*" matches everything
+	Match      *match.Matcher // nil matches everything
+
+	Source Source
+	File   string // the hooks file it was defined in
+	Index  int    // position inside the step's array in that file
+	Dir    string // working directory the hook runs from
+	// Root is the workspace root the hook belongs to (project-level
+	// sources), or the first workspace root; it becomes CURSOR_PROJECT_DIR.
+	Root string
+
+	// Extra keeps per-hook keys this version does not know, untouched.
+	Extra map[string]json.RawMessage
+}
+
+// Matches reports whether the hook applies to the step's match value.
+func (h *Hook) Matches(value string) bool {
+	return h.Match == nil || h.Match.MatchString(value)
+}
+
+// ID is a stable, human-readable name for the hook: file, step and index.
+func (h *Hook) ID() string {
+	return h.File + "#" + string(h.Step) + "[" + strconv.Itoa(h.Index) + "]"
+}

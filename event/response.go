@@ -1,0 +1,32 @@
+package event
+
+import "encoding/json"
+
+// Response is one hook's answer, normalised across steps: every field any
+// step's response may carry, with the ones a step does not define left
+// zero. ParseResponse fills it from a hook's stdout after validating it
+// against the step's schema.
+type Response struct {
+	// Permission is the gating answer (gating steps only).
+	Permission Permission `json:"permission,omitempty"`
+	// Continue is beforeSubmitPrompt's answer; nil means not given.
+	Continue *bool `json:"continue,omitempty"`
+	// UserMessage is shown to the user; AgentMessage is fed to the model.
+	UserMessage  string `json:"user_message,omitempty"`
+	AgentMessage string `json:"agent_message,omitempty"`
+	// UpdatedInput replaces the tool input (preToolUse).
+	UpdatedInput json.RawMessage `json:"updated_input,omitempty"`
+	// NewContent replaces the file content handed to the model (beforeReadFile).
+	NewContent *string `json:"new_content,omitempty"`
+	// FollowupMessage is auto-submitted as the next user message (stop, subagentStop).
+	FollowupMessage string `json:"followup_message,omitempty"`
+	// Env is added to every later hook of the session (sessionStart).
+	Env map[string]string `json:"env,omitempty"`
+	// AdditionalContext is injected into the conversation (sessionStart, postToolUse).
+	AdditionalContext string `json:"additional_context,omitempty"`
+	// UpdatedMCPToolOutput replaces an MCP tool's output (postToolUse).
+	UpdatedMCPToolOutput json.RawMessage `json:"updated_mcp_tool_output,omitempty"`
+	// Raw is the object exactly as the hook printed it, for the log and
+	// for after-steps whose answers are recorded but not merged.
+	Raw json.RawMessage `json:"-"`
+}
