@@ -1,0 +1,152 @@
+// Package engine is agenthooks' public entry point: load the hooks of
+// every source, run the ones that match a step, merge their answers into
+// one Decision, and record every execution.
+package engine
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/runner"
+)
+
+// Defaults.
+const (
+	DefaultTimeout       = 60 * time.Second
+	DefaultPromptTimeout = 30 * time.Second
+	// CursorVersion is what hooks see in cursor_version and CURSOR_VERSION
+	// unless the host says otherwise.
+	CursorVersion = "agenthooks"
+)
+
+// Options configures an Engine. The zero value loads the default
+// locations for the current directory and runs command hooks.
+type Options struct {
+	// Locations of the sources; zero fields take the defaults.
+	Locations config.Locations
+	// Trust decides whether project-level sources may run; nil trusts none.
+	Trust config.Trust
+	// Runners by hook type; "command" is added when missing.
+	Runners map[string]runner.Runner
+	// DefaultTimeout and PromptTimeout apply to hooks without a timeout.
+	DefaultTimeout, PromptTimeout time.Duration
+	// MaxParallel bounds concurrently running hooks; zero means
+	// max(8, 2×CPU).
+	MaxParallel int
+	// Sequential runs every step's hooks one after another.
+	Sequential bool
+	// Sessions keeps per-conversation state; nil means in memory.
+	Sessions SessionStore
+	// Sink receives every execution record; nil keeps only the last 100
+	// in memory.
+	Sink audit.Sink
+	// Env is the base environment of hooks; nil means os.Environ().
+	Env []string
+	// CursorVersion fills cursor_version when a payload lacks it.
+	CursorVersion string
+	// Remote sets CURSOR_CODE_REMOTE=true for hooks.
+	Remote bool
+	// Logger receives load problems and sink errors; nil discards.
+	Logger *slog.Logger
+}
+
+// Engine runs hooks. It is safe for concurrent use; Reload swaps the
+// configuration atomically while runs in flight finish on the old one.
+type Engine struct {
+	opts Options
+	snap atomic.Pointer[snapshot]
+	ring audit.Ring
+	sem  chan struct{}
+}
+
+// snapshot is one loaded configuration, indexed by step for the hot path.
+type snapshot struct {
+	set    *config.Set
+	byStep [event.NumSteps][]*config.Hook
+}
+
+// Load loads the configuration and returns a ready engine. Problems in the
+// sources do not make it fail: broken sources are skipped and reported by
+// Problems, as Cursor does.
+func Load(opts Options) (*Engine, error) {
+	if opts.DefaultTimeout <= 0 {
+		opts.DefaultTimeout = DefaultTimeout
+	}
+	if opts.PromptTimeout <= 0 {
+		opts.PromptTimeout = DefaultPromptTimeout
+	}
+	if opts.MaxParallel <= 0 {
+		opts.MaxParallel = max(8, 2*runtime.NumCPU())
+	}
+	if opts.Sessions == nil {
+		opts.Sessions = &MemorySessions{}
+	}
+	if opts.Env == nil {
+		opts.Env = os.Environ()
+	}
+	if opts.CursorVersion == "" {
+		opts.CursorVersion = CursorVersion
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	runners := map[string]runner.Runner{config.TypeCommand: runner.Command{}}
+	for k, v := range opts.Runners {
+		runners[k] = v
+	}
+	opts.Runners = runners
+	if opts.Locations.Home == "" && opts.Locations.EnterpriseFile == "" && opts.Locations.WorkspaceRoots == nil {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("default workspace root: %w", err)
+		}
+		opts.Locations = config.DefaultLocations([]string{wd})
+	}
+	e := &Engine{opts: opts, sem: make(chan struct{}, opts.MaxParallel)}
+	e.Reload(context.Background())
+	return e, nil
+}
+
+// Reload reads every source again and swaps the configuration in.
+func (e *Engine) Reload(ctx context.Context) {
+	set := config.Load(e.opts.Locations, e.opts.Trust)
+	s := &snapshot{set: set}
+	for _, h := range set.Hooks {
+		if i := event.Index(h.Step); i >= 0 {
+			s.byStep[i] = append(s.byStep[i], h)
+		}
+	}
+	for _, p := range set.Problems {
+		e.opts.Logger.LogAttrs(ctx, slog.LevelWarn, "hooks config problem", slog.String("problem", p.Error()))
+	}
+	e.snap.Store(s)
+}
+
+// HasHooks reports whether any hook is configured for the step (matched
+// or not). Hosts call it on every action, so it neither locks nor
+// allocates.
+func (e *Engine) HasHooks(step event.Step) bool {
+	i := event.Index(step)
+	return i >= 0 && len(e.snap.Load().byStep[i]) > 0
+}
+
+// Hooks returns every loaded, runnable hook in priority order.
+func (e *Engine) Hooks() []*config.Hook { return e.snap.Load().set.Hooks }
+
+// Config returns the loaded configuration: files, hooks and problems.
+func (e *Engine) Config() *config.Set { return e.snap.Load().set }
+
+// Problems returns what was wrong with the sources at the last load.
+func (e *Engine) Problems() []config.Problem { return e.snap.Load().set.Problems }
+
+// Log returns the last 100 execution records, oldest first.
+func (e *Engine) Log() []audit.Record { return e.ring.Records() }

@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/runner"
+)
+
+// Run runs every hook configured for step whose matcher accepts the
+// payload, and returns their merged decision. payload is the step's input
+// in Cursor's shape: JSON bytes (json.RawMessage or []byte) or any value
+// that marshals to a JSON object, such as the event package's typed
+// inputs. Common fields the payload lacks are filled in.
+//
+// Run returns an error only when it could not run at all (unknown step,
+// payload not a JSON object); what the hooks did, failures included, is in
+// the Decision.
+func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decision, error) {
+	idx := event.Index(step)
+	if idx < 0 {
+		return nil, fmt.Errorf("run: unknown step %q", step)
+	}
+	snap := e.snap.Load()
+	fields, err := payloadFields(payload)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: %w", step, err)
+	}
+	e.fillCommon(step, fields)
+	conv := stringField(fields, "conversation_id")
+
+	sess, err := e.opts.Sessions.Get(ctx, conv)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: load session %q: %w", step, conv, err)
+	}
+	in := mergeInput{
+		step:     step,
+		toolName: stringField(fields, "tool_name"),
+		status:   stringField(fields, "status"),
+	}
+	loopKey := loopKey(step, fields)
+	if loopKey != "" {
+		in.loopCount = sess.LoopCounts[loopKey]
+		if raw, ok := fields["loop_count"]; ok {
+			// The host's own count wins: it knows its conversation best.
+			if n, err := strconv.Atoi(string(raw)); err == nil && n >= 0 {
+				in.loopCount = n
+			}
+		}
+		fields["loop_count"] = json.RawMessage(strconv.Itoa(in.loopCount))
+	}
+
+	hooks := plan(step, fields, snap.byStep[idx])
+	if len(hooks) == 0 {
+		d := merge(in, nil)
+		e.remember(ctx, conv, loopKey, d)
+		return d, nil
+	}
+	body, err := json.Marshal(fields)
+	if err != nil {
+		return nil, fmt.Errorf("run %s: encode payload: %w", step, err)
+	}
+	outcomes := e.execute(ctx, step, hooks, body, e.baseEnv(fields, sess.Env))
+	d := merge(in, outcomes)
+	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)
+	e.remember(ctx, conv, loopKey, d)
+	e.record(ctx, step, conv, body, d)
+	return d, nil
+}
+
+// plan selects, in priority order, the hooks whose matcher accepts the
+// step's match value.
+func plan(step event.Step, fields map[string]json.RawMessage, hooks []*config.Hook) []*config.Hook {
+	if len(hooks) == 0 {
+		return nil
+	}
+	target, ok := event.MatchTarget(step, fields)
+	if !ok {
+		return hooks
+	}
+	out := make([]*config.Hook, 0, len(hooks))
+	for _, h := range hooks {
+		if h.Matches(target) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// execute runs the hooks, in parallel unless the step or the options want
+// them in sequence, and returns their outcomes in priority order.
+func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.Hook, body []byte, env runEnv) []Outcome {
+	outcomes := make([]Outcome, len(hooks))
+	runOne := func(i int) {
+		h := hooks[i]
+		outcomes[i] = Outcome{Hook: h, Result: e.runHook(ctx, step, h, body, env)}
+	}
+	if e.opts.Sequential || step.Sequential() || len(hooks) == 1 {
+		for i := range hooks {
+			runOne(i)
+		}
+		return outcomes
+	}
+	var wg sync.WaitGroup
+	for i := range hooks {
+		select {
+		case e.sem <- struct{}{}:
+		case <-ctx.Done():
+			// Hooks not yet started are canceled, not silently dropped.
+			for j := i; j < len(hooks); j++ {
+				outcomes[j] = Outcome{Hook: hooks[j], Result: runner.Result{Failure: runner.Canceled, Detail: ctx.Err().Error(), ExitCode: -1}}
+			}
+			wg.Wait()
+			return outcomes
+		}
+		wg.Go(func() {
+			defer func() { <-e.sem }()
+			runOne(i)
+		})
+	}
+	wg.Wait()
+	return outcomes
+}
+
+func (e *Engine) runHook(ctx context.Context, step event.Step, h *config.Hook, body []byte, env runEnv) runner.Result {
+	r, ok := e.opts.Runners[h.Type]
+	if !ok {
+		return runner.Result{Failure: runner.Unsupported, ExitCode: -1,
+			Detail: fmt.Sprintf("no runner for hook type %q in this build", h.Type)}
+	}
+	timeout := h.Timeout
+	if timeout <= 0 {
+		timeout = e.opts.DefaultTimeout
+		if h.Type == config.TypePrompt {
+			timeout = e.opts.PromptTimeout
+		}
+	}
+	return r.Run(ctx, runner.Request{
+		Hook:    h,
+		Step:    step,
+		Payload: body,
+		Env:     env.forHook(h.Root),
+		Timeout: timeout,
+	})
+}
+
+// remember updates the session: sessionStart's env and context, the
+// follow-up loop counts, and forgets the session at sessionEnd.
+func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision) {
+	if conv == "" {
+		return
+	}
+	var err error
+	switch {
+	case d.Step == event.SessionEnd:
+		err = e.opts.Sessions.Delete(ctx, conv)
+	case d.Step == event.SessionStart && (len(d.Env) > 0 || d.AdditionalContext != ""):
+		err = e.opts.Sessions.Update(ctx, conv, func(s *Session) {
+			if s.Env == nil {
+				s.Env = map[string]string{}
+			}
+			for k, v := range d.Env {
+				s.Env[k] = v
+			}
+			s.AdditionalContext = d.AdditionalContext
+		})
+	case loopKey != "":
+		err = e.opts.Sessions.Update(ctx, conv, func(s *Session) {
+			if d.FollowupMessage == "" {
+				// The chain of automatic follow-ups ended: start over.
+				delete(s.LoopCounts, loopKey)
+				return
+			}
+			if s.LoopCounts == nil {
+				s.LoopCounts = map[string]int{}
+			}
+			s.LoopCounts[loopKey] = d.LoopCount + 1
+		})
+	}
+	if err != nil {
+		e.opts.Logger.WarnContext(ctx, "session update failed", "conversation", conv, "err", err)
+	}
+}
+
+// record adds one record per executed hook to the in-memory log and the sink.
+func (e *Engine) record(ctx context.Context, step event.Step, conv string, body []byte, d *Decision) {
+	now := time.Now()
+	recs := make([]audit.Record, len(d.Hooks))
+	summary := d.Summary()
+	for i, o := range d.Hooks {
+		r := o.Result
+		rec := audit.Record{
+			ID:             audit.NewID(now),
+			Time:           now,
+			Step:           string(step),
+			ConversationID: conv,
+			Command:        o.Hook.Command,
+			Type:           o.Hook.Type,
+			Source:         o.Hook.Source.String(),
+			File:           o.Hook.File,
+			Index:          o.Hook.Index,
+			Payload:        body,
+			DurationMS:     float64(r.Duration.Microseconds()) / 1000,
+			ExitCode:       r.ExitCode,
+			Stderr:         stderrMessage(r.Stderr),
+			Failure:        string(r.Failure),
+			Outcome:        o.Said,
+			Decision:       summary,
+		}
+		if o.Hook.Type == config.TypePrompt {
+			rec.Command = o.Hook.Prompt
+		}
+		if r.Response != nil {
+			rec.Response = r.Response.Raw
+		}
+		if r.Failure != runner.OK {
+			rec.Stderr = withDetail(r.Detail, rec.Stderr)
+		}
+		recs[i] = rec
+	}
+	e.ring.Add(recs...)
+	if e.opts.Sink != nil {
+		if err := e.opts.Sink.Write(ctx, recs); err != nil {
+			e.opts.Logger.WarnContext(ctx, "execution log sink failed", "err", err)
+		}
+	}
+}

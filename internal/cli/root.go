@@ -1,0 +1,113 @@
+// Package cli is the agenthooks command line: one file per verb, each an
+// Options struct and a run function, with the IO streams injectable so
+// verbs are testable without a process.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes, documented in docs/cli.md.
+const (
+	ExitOK       = 0
+	ExitProblems = 1  // validate found errors; a verb failed
+	ExitUsage    = 64 // bad arguments or flags
+	ExitData     = 65 // the input (payload) is not what the verb needs
+)
+
+// Version is set at build time with -ldflags "-X .../internal/cli.Version=…".
+var Version = "dev"
+
+// IO holds a verb's streams.
+type IO struct {
+	In       io.Reader
+	Out, Err io.Writer
+}
+
+// exitError carries an exit code out of a verb.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+func usageErr(format string, a ...any) error {
+	return &exitError{code: ExitUsage, err: fmt.Errorf(format, a...)}
+}
+
+func dataErr(format string, a ...any) error {
+	return &exitError{code: ExitData, err: fmt.Errorf(format, a...)}
+}
+
+// silentExit ends a verb with a code and nothing more to print: the verb
+// has already said what was wrong.
+func silentExit(code int) error { return &exitError{code: code} }
+
+// NewRoot builds the command tree.
+func NewRoot(s *IO) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "agenthooks",
+		Short: "Run Cursor-compatible agent hooks for any coding agent",
+		Long: `agenthooks loads hooks.json from every source (enterprise, team, project, user),
+runs the hooks that match an agent step, and prints one merged decision.`,
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.In)
+	root.SetOut(s.Out)
+	root.SetErr(s.Err)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: ExitUsage, err: err}
+	})
+	root.AddCommand(newRunCmd(s), newValidateCmd(s), newTrustCmd(s))
+	return root
+}
+
+// Main runs the command line with the process's streams and returns the
+// exit code.
+func Main(args []string) int {
+	s := &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
+	return Execute(s, args)
+}
+
+// Execute runs the command line with the given streams and arguments.
+func Execute(s *IO, args []string) int {
+	root := NewRoot(s)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitProblems
+	var ee *exitError
+	if errors.As(err, &ee) {
+		code = ee.code
+		if ee.err == nil {
+			return code
+		}
+	} else if isUsage(err) {
+		code = ExitUsage
+	}
+	fmt.Fprintln(s.Err, "agenthooks:", err)
+	return code
+}
+
+// isUsage recognises cobra's own argument errors, which it does not type.
+func isUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "unknown flag", "unknown shorthand"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}

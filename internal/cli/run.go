@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/trust"
+)
+
+// maxPayload bounds what run reads from stdin; beforeReadFile payloads
+// carry whole files, so the bound is generous.
+const maxPayload = 256 << 20
+
+type runOptions struct {
+	io         *IO
+	step       event.Step
+	workspaces []string
+}
+
+func newRunCmd(s *IO) *cobra.Command {
+	o := &runOptions{io: s}
+	cmd := &cobra.Command{
+		Use:   "run STEP [--workspace DIR]...",
+		Short: "Run the hooks of one step: payload on stdin, merged response on stdout",
+		Long: `Run reads the step's payload (Cursor's JSON shape) on stdin, runs every configured
+hook that matches it, and prints the merged response (Cursor's shape) on stdout:
+{} when no hook had an opinion. It exits 0 whenever the hooks ran, whatever they
+decided: the decision is in the JSON.
+
+Workspace roots come from the payload's workspace_roots, else --workspace, else
+the current directory.`,
+		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution
+  agenthooks run stop --workspace ~/src/app < stop.json`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErr("run takes exactly one STEP, e.g. agenthooks run beforeShellExecution")
+			}
+			o.step = event.Step(args[0])
+			if !o.step.Known() {
+				return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+	}
+	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the payload's workspace_roots, else the current directory")
+	return cmd
+}
+
+func (o *runOptions) run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+
+	payload, err := io.ReadAll(io.LimitReader(o.io.In, maxPayload+1))
+	if err != nil {
+		return fmt.Errorf("read payload: %w", err)
+	}
+	if len(payload) > maxPayload {
+		return dataErr("payload on stdin is larger than %d MiB", maxPayload>>20)
+	}
+	roots, err := workspaceRoots(payload, o.workspaces)
+	if err != nil {
+		return err
+	}
+	eng, err := newEngine(roots)
+	if err != nil {
+		return err
+	}
+	for _, p := range eng.Problems() {
+		fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
+	}
+	d, err := eng.Run(ctx, o.step, json.RawMessage(payload))
+	if err != nil {
+		return dataErr("%v", err)
+	}
+	enc := json.NewEncoder(o.io.Out)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(d.Response())
+}
+
+// workspaceRoots picks the roots: the payload's, else the flags, else the
+// current directory; always absolute.
+func workspaceRoots(payload []byte, flags []string) ([]string, error) {
+	var p struct {
+		Roots []string `json:"workspace_roots"`
+	}
+	if len(payload) > 0 {
+		if err := json.Unmarshal(payload, &p); err != nil {
+			return nil, dataErr("payload on stdin is not a JSON object: %v", err)
+		}
+	}
+	roots := p.Roots
+	if len(roots) == 0 {
+		roots = flags
+	}
+	if len(roots) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("current directory: %w", err)
+		}
+		roots = []string{wd}
+	}
+	out := make([]string, 0, len(roots))
+	for _, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, usageErr("workspace %q: %v", r, err)
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}
+
+// newEngine loads the engine the way every verb does: default locations
+// (overridable by environment), the trust store of the config dir.
+func newEngine(roots []string) (*engine.Engine, error) {
+	ts, err := trust.Open(trust.DefaultDir())
+	if err != nil {
+		return nil, err
+	}
+	return engine.Load(engine.Options{
+		Locations: config.DefaultLocations(roots),
+		Trust:     ts,
+	})
+}
+
+// suggestStep returns ` (did you mean "x"?)` for a near-miss step name.
+func suggestStep(name string) string {
+	best, bestD := "", 4
+	for _, s := range event.Steps {
+		if d := editDistance(name, string(s)); d < bestD {
+			best, bestD = string(s), d
+		}
+	}
+	if best == "" {
+		return "; run agenthooks run --help for the list"
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

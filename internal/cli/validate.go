@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/config"
+)
+
+type validateOptions struct {
+	io         *IO
+	files      []string
+	workspaces []string
+	strict     bool
+}
+
+func newValidateCmd(s *IO) *cobra.Command {
+	o := &validateOptions{io: s}
+	cmd := &cobra.Command{
+		Use:   "validate [FILE]...",
+		Short: "Check hooks files and report every problem",
+		Long: `Validate checks every source (enterprise, team, each workspace's project hooks, user)
+or only the files given, and prints each problem with its file, line:column, the
+field, what is wrong and how to fix it. It exits 1 when there is an error (or, with
+--strict, a warning), 0 otherwise.`,
+		Example: `  agenthooks validate
+  agenthooks validate .cursor/hooks.json ~/.cursor/hooks.json
+  agenthooks validate --strict --workspace ~/src/app`,
+		RunE: func(_ *cobra.Command, args []string) error {
+			o.files = args
+			return o.run()
+		},
+	}
+	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the current directory")
+	cmd.Flags().BoolVar(&o.strict, "strict", false, "treat warnings as errors")
+	return cmd
+}
+
+func (o *validateOptions) run() error {
+	var problems []config.Problem
+	checked := 0
+	if len(o.files) > 0 {
+		for _, f := range o.files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return fmt.Errorf("validate: %w", err)
+			}
+			abs, _ := filepath.Abs(f)
+			dir := filepath.Dir(abs)
+			problems = append(problems, config.ParseFile(abs, data, config.User, dir, dir).Problems...)
+			checked++
+		}
+	} else {
+		roots, err := workspaceRoots(nil, o.workspaces)
+		if err != nil {
+			return err
+		}
+		eng, err := newEngine(roots)
+		if err != nil {
+			return err
+		}
+		set := eng.Config()
+		checked = len(set.Files)
+		problems = set.Problems
+	}
+	errs, warns := 0, 0
+	for _, p := range problems {
+		fmt.Fprintln(o.io.Out, p.Error())
+		if p.Severity == config.Error {
+			errs++
+		} else {
+			warns++
+		}
+	}
+	fmt.Fprintf(o.io.Err, "%d file(s) checked: %d error(s), %d warning(s)\n", checked, errs, warns)
+	if errs > 0 || (o.strict && warns > 0) {
+		return silentExit(ExitProblems)
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/proc"
+)
+
+// Command runs `type: "command"` hooks as processes: payload on stdin,
+// answer on stdout, exit code as in Cursor (0 use the JSON, 2 block,
+// anything else a failure).
+type Command struct {
+	// StdoutCap and StderrCap bound what is kept of the output; zero
+	// means the defaults of internal/proc (64 MiB and 1 MiB).
+	StdoutCap, StderrCap int64
+}
+
+// Run executes the hook's command and interprets its exit code and output.
+func (c Command) Run(ctx context.Context, req Request) Result {
+	pr := proc.Run(ctx, proc.Spec{
+		Command:   req.Hook.Command,
+		Dir:       req.Hook.Dir,
+		Env:       req.Env,
+		Stdin:     req.Payload,
+		Timeout:   req.Timeout,
+		StdoutCap: c.StdoutCap,
+		StderrCap: c.StderrCap,
+	})
+	res := Result{
+		ExitCode: pr.ExitCode,
+		Stdout:   pr.Stdout,
+		Stderr:   pr.Stderr,
+		Duration: pr.Duration,
+	}
+	switch {
+	case pr.StartErr != nil:
+		res.Failure, res.Detail = SpawnError, pr.StartErr.Error()
+	case pr.TimedOut:
+		res.Failure, res.Detail = Timeout, fmt.Sprintf("timed out after %s", req.Timeout)
+	case pr.Canceled:
+		res.Failure, res.Detail = Canceled, "canceled before the hook finished"
+	case pr.Overflow != "":
+		res.Failure, res.Detail = OutputTooLarge, pr.Overflow+" exceeded its size limit"
+	case pr.ExitCode == 2:
+		res.Blocked = true
+		// Messages come from the JSON on stdout when there is valid JSON,
+		// else from stderr. The block stands either way.
+		if r, err := event.ParseResponse(req.Step, pr.Stdout); err == nil && r != nil {
+			res.Response = r
+		}
+	case pr.ExitCode == 0:
+		r, err := event.ParseResponse(req.Step, pr.Stdout)
+		if err != nil {
+			res.Failure, res.Detail = InvalidOutput, err.Error()
+			break
+		}
+		res.Response = r
+	default:
+		res.Failure, res.Detail = ExitStatus, exitDetail(pr)
+	}
+	return res
+}
+
+func exitDetail(pr proc.Result) string {
+	var b strings.Builder
+	if pr.Signal != "" {
+		b.WriteString("killed by signal " + pr.Signal)
+	} else {
+		fmt.Fprintf(&b, "exited with status %d", pr.ExitCode)
+	}
+	if msg := firstLine(pr.Stderr); msg != "" {
+		b.WriteString(": " + msg)
+	}
+	return b.String()
+}
+
+// firstLine returns the first non-empty line of b, trimmed and bounded, as
+// a one-line summary of a hook's stderr.
+func firstLine(b []byte) string {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		if s := strings.TrimSpace(string(line)); s != "" {
+			if len(s) > 200 {
+				s = s[:200] + "…"
+			}
+			return strings.ToValidUTF8(s, "\uFFFD")
+		}
+	}
+	return ""
+}

@@ -1,0 +1,68 @@
+// Package runner turns one hook definition and one payload into one raw
+// result. There is a runner per hook type (command, prompt, policy); the
+// engine picks one through a small registry and never needs to know how a
+// type works inside.
+package runner
+
+import (
+	"context"
+	"time"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/event"
+)
+
+// Failure names why a hook produced no usable answer. The values are the
+// ones the execution log records.
+type Failure string
+
+// The failure kinds of DESIGN.md section 4.
+const (
+	OK             Failure = ""
+	InvalidOutput  Failure = "invalid_output"
+	ExitStatus     Failure = "exit_status"
+	Timeout        Failure = "timeout"
+	SpawnError     Failure = "spawn_error"
+	OutputTooLarge Failure = "output_too_large"
+	// Canceled means the caller's context ended before the hook did.
+	Canceled Failure = "canceled"
+	// Unsupported means no runner is registered for the hook's type.
+	Unsupported Failure = "unsupported"
+)
+
+// Request is everything a runner needs for one execution.
+type Request struct {
+	Hook    *config.Hook
+	Step    event.Step
+	Payload []byte        // the step's JSON, common fields filled in
+	Env     []string      // the complete environment for the hook
+	Timeout time.Duration // already resolved from the hook and engine defaults
+}
+
+// Result is one execution's outcome before merging.
+type Result struct {
+	// Response is the validated answer; nil means "no opinion" (or failed).
+	Response *event.Response
+	// Blocked is true when the hook asked to block by exiting with code 2.
+	Blocked bool
+	// Failure is OK for a valid execution.
+	Failure Failure
+	// Detail explains a failure in words, for the log and for fail-closed
+	// messages.
+	Detail   string
+	ExitCode int
+	Stdout   []byte
+	Stderr   []byte
+	Duration time.Duration
+}
+
+// Runner executes one hook.
+type Runner interface {
+	Run(ctx context.Context, req Request) Result
+}
+
+// Func adapts a function to Runner.
+type Func func(ctx context.Context, req Request) Result
+
+// Run calls f.
+func (f Func) Run(ctx context.Context, req Request) Result { return f(ctx, req) }
