@@ -16,6 +16,9 @@ func newReporter(file string, data []byte) *reporter {
 	return &reporter{file: file, lines: newLineIndex(data)}
 }
 
+// raw returns the text of a value as written in the file.
+func (r *reporter) raw(n *jsonNode) []byte { return r.lines.data[n.off:n.end] }
+
 func (r *reporter) add(sev Severity, off int, pointer, msg, fix string) {
 	line, col := r.lines.position(off)
 	r.problems = append(r.problems, Problem{

@@ -9,6 +9,8 @@ package match
 type Matcher struct {
 	source string
 	m      func(string) bool
+	engine engine // which engine runs it; tests assert the routing
+	expr   string // the pattern as handed to that engine
 }
 
 // String returns the matcher as written.

@@ -1,0 +1,179 @@
+package config
+
+import (
+	"crypto/sha256"
+	"strconv"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/event"
+)
+
+// File is one hooks.json as found in one source: its hooks, its problems
+// and, for project-level sources, whether it is trusted.
+type File struct {
+	Path   string
+	Source Source
+	Root   string // workspace root the file belongs to (project), or the first root
+	Dir    string // working directory of its hooks
+	SHA256 [32]byte
+	// Version is the file's "version"; 1 when it is missing or invalid,
+	// as that is the only schema there is.
+	Version int
+	// Hooks are the valid hook definitions in document order. For an
+	// untrusted file they are listed here but not run.
+	Hooks    []*Hook
+	Problems []Problem // in document order
+	Trusted  bool
+	// TrustReason says why the file is (not) trusted, as the trust
+	// checker put it.
+	TrustReason string
+}
+
+// HasErrors reports whether any problem of the file is an error.
+func (f *File) HasErrors() bool {
+	for _, p := range f.Problems {
+		if p.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseFile parses and validates the hooks file at path whose content is
+// data. Problems never stop the parse early except where the structure
+// makes it meaningless: a syntax error, a top level that is not an
+// object, or "hooks" that is missing or not an object leave the file
+// without hooks. Otherwise each hook with an error is dropped and the
+// rest load; warnings drop nothing.
+//
+// ParseFile does not consult trust: a file from a non-project source is
+// Trusted, a project-level one is not until Load checks it.
+//
+// A "version" that is missing (the docs' own examples omit it) is a
+// warning; one that is not a positive integer is an error, but the hooks
+// still load: skipping an enterprise file's security hooks over a typo in
+// its version would fail open.
+func ParseFile(path string, data []byte, src Source, dir, root string) *File {
+	f := &File{
+		Path: path, Source: src, Dir: dir, Root: root,
+		SHA256:  sha256.Sum256(data),
+		Version: 1,
+		Trusted: !src.ProjectLevel(),
+	}
+	r := newReporter(path, data)
+	defer func() { f.Problems = r.sorted() }()
+
+	doc, ok := parseJSON(data, r)
+	if !ok {
+		return f
+	}
+	if doc.kind != jsonObject {
+		r.errAt(doc.off, "", "the file must hold a JSON object, got "+doc.kind.String(),
+			`write {"version": 1, "hooks": { … }}`)
+		return f
+	}
+	f.Version = parseVersion(doc, r)
+	checkTopLevelKeys(doc, r)
+
+	hooks, ok := doc.get("hooks")
+	if !ok {
+		r.errAt(doc.off, "", `missing "hooks"`,
+			`add "hooks": {"beforeShellExecution": [{"command": "./script.sh"}]} with your steps`)
+		return f
+	}
+	if hooks.value.kind != jsonObject {
+		fix := `write "hooks": {"<step>": [{"command": "…"}]}`
+		if hooks.value.kind == jsonArray {
+			fix = `"hooks" maps step names to arrays of hooks: write "hooks": {"<step>": [{"command": "…"}]}`
+		}
+		r.errAt(hooks.value.off, "/hooks", "must be an object mapping step names to arrays of hooks, got "+
+			hooks.value.kind.String(), fix)
+		return f
+	}
+	for _, m := range hooks.value.members {
+		f.Hooks = append(f.Hooks, parseStep(m, r)...)
+	}
+	for _, h := range f.Hooks {
+		h.Source, h.File, h.Dir, h.Root = src, path, dir, root
+	}
+	return f
+}
+
+func parseVersion(doc *jsonNode, r *reporter) int {
+	m, ok := doc.get("version")
+	if !ok {
+		r.warnAt(doc.off, "", `missing "version"; treating it as 1`, `add "version": 1`)
+		return 1
+	}
+	v := m.value
+	if v.kind == jsonNumber {
+		if n := v.number(); n >= 1 && n <= 1<<31-1 && n == float64(int(n)) {
+			return int(n)
+		}
+	}
+	fix := `write "version": 1`
+	if v.kind == jsonString {
+		fix += " (a number, without quotes)"
+	}
+	r.errAt(v.off, "/version", "must be a positive integer, got "+v.describe(), fix)
+	return 1
+}
+
+// checkTopLevelKeys warns about keys other than version and hooks, and
+// spots step names written outside "hooks".
+func checkTopLevelKeys(doc *jsonNode, r *reporter) {
+	for _, m := range doc.members {
+		if m.key == "version" || m.key == "hooks" {
+			continue
+		}
+		fix := "remove it; only \"version\" and \"hooks\" are read"
+		if event.Step(m.key).Known() {
+			fix = "move it inside \"hooks\""
+		} else if s, ok := closest(m.key, []string{"version", "hooks"}); ok {
+			fix = "did you mean " + strconv.Quote(s) + "?"
+		}
+		r.warnAt(m.keyOff, pointerJoin("", m.key), "unknown top-level key "+strconv.Quote(shorten(m.key))+"; ignored", fix)
+	}
+}
+
+// stepNames lists the known steps for suggestions.
+var stepNames = func() []string {
+	names := make([]string, len(event.Steps))
+	for i, s := range event.Steps {
+		names[i] = string(s)
+	}
+	return names
+}()
+
+// parseStep validates one "step": [hooks…] member and returns its valid
+// hooks. An unknown step is a warning, so a file written for a newer
+// Cursor still loads here.
+func parseStep(m jsonMember, r *reporter) []*Hook {
+	ptr := pointerJoin("/hooks", m.key)
+	step := event.Step(m.key)
+	if !step.Known() {
+		fix := "use one of: " + strings.Join(stepNames, ", ")
+		if s, ok := closest(m.key, stepNames); ok {
+			fix = "did you mean " + s + "?"
+		}
+		r.warnAt(m.keyOff, ptr, "unknown step "+strconv.Quote(shorten(m.key))+"; its hooks are skipped", fix)
+		return nil
+	}
+	v := m.value
+	if v.kind != jsonArray {
+		fix := `write "` + m.key + `": [{"command": "…"}]`
+		if v.kind == jsonObject {
+			fix = "wrap the hook in [ ]: \"" + m.key + "\": [ { … } ]"
+		}
+		r.errAt(v.off, ptr, "must be an array of hooks, got "+v.kind.String(), fix)
+		return nil
+	}
+	var hooks []*Hook
+	for i, e := range v.elems {
+		if h := parseHook(e, step, pointerIndex(ptr, i), r); h != nil {
+			h.Index = i
+			hooks = append(hooks, h)
+		}
+	}
+	return hooks
+}

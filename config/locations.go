@@ -1,0 +1,105 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// EnterpriseEnv names the environment variable that overrides the
+// enterprise hooks file, so tests and sandboxes never read the real one.
+const EnterpriseEnv = "AGENTHOOKS_ENTERPRISE_CONFIG"
+
+// Locations says where to look for hooks files. Every field can be set,
+// so that tests never touch the real /etc or $HOME.
+type Locations struct {
+	// EnterpriseFile is the system-wide hooks file; "" means the
+	// per-OS default (see DefaultEnterpriseFile).
+	EnterpriseFile string
+	// Home holds the user hooks (Home/.cursor/hooks.json) and the team
+	// hooks (Home/.cursor/managed/team_<id>/hooks/hooks.json). "" means
+	// no user or team hooks.
+	Home string
+	// WorkspaceRoots are the open workspace folders, in order; each may
+	// hold project hooks in <root>/.cursor/hooks.json.
+	WorkspaceRoots []string
+}
+
+// DefaultEnterpriseFile returns this OS's system-wide hooks file.
+func DefaultEnterpriseFile() string { return defaultEnterpriseFile }
+
+// DefaultLocations returns the real locations for the given workspace
+// roots: the enterprise file from $AGENTHOOKS_ENTERPRISE_CONFIG or the
+// per-OS default, and the user's home directory.
+func DefaultLocations(roots []string) Locations {
+	ent := os.Getenv(EnterpriseEnv)
+	if ent == "" {
+		ent = defaultEnterpriseFile
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		home = "" // no home: no user or team hooks, rather than hooks from a guessed place
+	}
+	return Locations{EnterpriseFile: ent, Home: home, WorkspaceRoots: append([]string(nil), roots...)}
+}
+
+// UserFile is the user hooks file under home.
+func UserFile(home string) string { return filepath.Join(home, ".cursor", "hooks.json") }
+
+// ProjectFile is the project hooks file of a workspace root.
+func ProjectFile(root string) string { return filepath.Join(root, ".cursor", "hooks.json") }
+
+// TeamDir is the folder the team sync writes into: one team_<id>
+// subfolder per team.
+func TeamDir(home string) string { return filepath.Join(home, ".cursor", "managed") }
+
+// TeamHooksDir is the hooks folder of one team; its hooks run from it.
+func TeamHooksDir(home, teamID string) string {
+	return filepath.Join(TeamDir(home), "team_"+teamID, "hooks")
+}
+
+// teamIDs lists the team ids that have a folder under dir, in load
+// order: numeric ids by value, before other ids in lexical order.
+func teamIDs(entries []os.DirEntry) []string {
+	var ids []string
+	for _, e := range entries {
+		if id, ok := strings.CutPrefix(e.Name(), "team_"); ok {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return teamLess(ids[i], ids[j]) })
+	return ids
+}
+
+// teamLess orders team ids: numerically when both are numbers (of any
+// length), numbers first, then lexically.
+func teamLess(a, b string) bool {
+	na, nb := isIndex(a), isIndex(b)
+	switch {
+	case na && nb:
+		ta, tb := strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+		if len(ta) != len(tb) {
+			return len(ta) < len(tb)
+		}
+		if ta != tb {
+			return ta < tb
+		}
+		return a < b
+	case na != nb:
+		return na
+	}
+	return a < b
+}
+
+// absPath makes a location absolute so hooks get a usable working
+// directory and CURSOR_PROJECT_DIR whatever the caller's cwd was.
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
