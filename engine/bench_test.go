@@ -32,8 +32,8 @@ func BenchmarkHasHooksEmpty(b *testing.B) {
 
 // BenchmarkSpawn compares the engine running one trivial hook with the bare
 // os/exec spawn of the same program with the same payload, environment
-// and working directory: the floor. Compare the two with benchstat, or
-// read their ratio directly.
+// and working directory, its stdout and stderr captured as any hook runner
+// must: the floor. Compare the two with benchstat.
 func BenchmarkSpawn(b *testing.B) {
 	dir := b.TempDir()
 	hook := filepath.Join(dir, "hook.sh")
@@ -64,8 +64,8 @@ func BenchmarkSpawn(b *testing.B) {
 			cmd.Dir = filepath.Join(home, ".cursor")
 			cmd.Env = env
 			cmd.Stdin = bytes.NewReader(payload)
-			var out bytes.Buffer
-			cmd.Stdout = &out
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
 			if err := cmd.Run(); err != nil || out.Len() == 0 {
 				b.Fatal(err)
 			}

@@ -5,6 +5,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -66,6 +67,8 @@ type Engine struct {
 	snap atomic.Pointer[snapshot]
 	ring audit.Ring
 	sem  chan struct{}
+	// rootsJSON is workspace_roots for payloads that lack it.
+	rootsJSON json.RawMessage
 }
 
 // snapshot is one loaded configuration, indexed by step for the hot path.
@@ -111,7 +114,15 @@ func Load(opts Options) (*Engine, error) {
 		}
 		opts.Locations = config.DefaultLocations([]string{wd})
 	}
-	e := &Engine{opts: opts, sem: make(chan struct{}, opts.MaxParallel)}
+	roots := opts.Locations.WorkspaceRoots
+	if roots == nil {
+		roots = []string{}
+	}
+	rootsJSON, err := json.Marshal(roots)
+	if err != nil {
+		return nil, fmt.Errorf("workspace roots: %w", err)
+	}
+	e := &Engine{opts: opts, sem: make(chan struct{}, opts.MaxParallel), rootsJSON: rootsJSON}
 	e.Reload(context.Background())
 	return e, nil
 }

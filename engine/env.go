@@ -1,20 +1,17 @@
 package engine
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "encoding/json"
 
 // runEnv is the environment shared by every hook of one run; only the
 // project directory differs between hooks.
 type runEnv []string
 
-// baseEnv builds the environment of a run's hooks: the host's, then the
-// session's sessionStart variables, then the CURSOR_* variables of seed
-// 004, which no session variable may override. The project directory
-// variables are added per hook by forHook.
+// baseEnv builds the environment of a run's hooks, in rising precedence:
+// the host's, the session's sessionStart variables, then the CURSOR_*
+// variables of seed 004, which no session variable may override. Later
+// entries win: the process runner keeps the last value of each name.
 func (e *Engine) baseEnv(fields map[string]json.RawMessage, sessionEnv map[string]string) runEnv {
-	env := make([]string, 0, len(e.opts.Env)+len(sessionEnv)+6)
+	env := make([]string, 0, len(e.opts.Env)+len(sessionEnv)+4)
 	env = append(env, e.opts.Env...)
 	for k, v := range sessionEnv {
 		env = append(env, k+"="+v)
@@ -29,7 +26,7 @@ func (e *Engine) baseEnv(fields map[string]json.RawMessage, sessionEnv map[strin
 	if e.opts.Remote {
 		env = append(env, "CURSOR_CODE_REMOTE=true")
 	}
-	return runEnv(dedupEnv(env, "CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"))
+	return runEnv(env)
 }
 
 // forHook returns the environment of a hook whose project root is root.
@@ -37,26 +34,4 @@ func (r runEnv) forHook(root string) []string {
 	env := make([]string, len(r), len(r)+2)
 	copy(env, r)
 	return append(env, "CURSOR_PROJECT_DIR="+root, "CLAUDE_PROJECT_DIR="+root)
-}
-
-// dedupEnv keeps the last value of each variable, as a shell would see
-// it, and drops the named ones, so the precedence above holds on every OS.
-func dedupEnv(env []string, drop ...string) []string {
-	seen := make(map[string]int, len(env))
-	for _, k := range drop {
-		seen[k] = -1
-	}
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if i, ok := seen[k]; ok {
-			if i >= 0 {
-				out[i] = kv
-			}
-			continue
-		}
-		seen[k] = len(out)
-		out = append(out, kv)
-	}
-	return out
 }

@@ -4,18 +4,100 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/agenthooks/agenthooks/event"
 )
 
-// payloadFields decodes a payload into its top-level fields, keeping each
+// payload is a step's input: the host's bytes, their top-level fields, and
+// the fields the engine adds to them.
+type payload struct {
+	raw    []byte
+	fields map[string]json.RawMessage
+	added  map[string]bool // fields set by the engine, not the host
+	// replaced is true when the engine changed a field the host sent, so
+	// the bytes must be encoded anew rather than extended.
+	replaced bool
+}
+
+// set gives a field a value the host's payload must carry.
+func (p *payload) set(k string, v json.RawMessage) {
+	if old, ok := p.fields[k]; ok && !p.added[k] {
+		if bytes.Equal(old, v) {
+			return
+		}
+		p.replaced = true
+	}
+	p.fields[k] = v
+	p.added[k] = true
+}
+
+// setDefault gives a field a value when the host did not send it.
+func (p *payload) setDefault(k string, v json.RawMessage) {
+	if _, ok := p.fields[k]; !ok {
+		p.set(k, v)
+	}
+}
+
+// encode returns the JSON the hooks get. The host's bytes are kept as they
+// are and the engine's fields appended, which costs far less than encoding
+// the whole object again (a beforeReadFile payload carries a whole file).
+func (p *payload) encode() ([]byte, error) {
+	if p.replaced {
+		return json.Marshal(p.fields)
+	}
+	body := bytes.TrimRight(p.raw, " \t\r\n")
+	if len(body) == 0 {
+		body = []byte("{}")
+	}
+	out := make([]byte, 0, len(body)+64*len(p.added))
+	out = append(out, body[:len(body)-1]...)
+	empty := len(p.fields) == len(p.added)
+	keys := make([]string, 0, len(p.added))
+	for k := range p.added {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !empty {
+			out = append(out, ',')
+		}
+		empty = false
+		out = strconv.AppendQuote(out, k)
+		out = append(out, ':')
+		out = append(out, p.fields[k]...)
+	}
+	return append(out, '}'), nil
+}
+
+// parsePayload decodes a payload into its top-level fields, keeping each
 // value's bytes as they were so that nothing the host sent is reshaped.
-func payloadFields(payload any) (map[string]json.RawMessage, error) {
+func parsePayload(in any) (*payload, error) {
+	p := &payload{added: map[string]bool{}}
+	raw, err := payloadBytes(in)
+	if err != nil {
+		return nil, err
+	}
+	p.raw = raw
+	if len(bytes.TrimSpace(raw)) == 0 {
+		p.raw, p.fields = []byte("{}"), map[string]json.RawMessage{}
+		return p, nil
+	}
+	if err := json.Unmarshal(raw, &p.fields); err != nil {
+		return nil, errors.New("payload is not a JSON object: " + err.Error())
+	}
+	if p.fields == nil { // the payload was JSON null
+		p.raw, p.fields = []byte("{}"), map[string]json.RawMessage{}
+	}
+	return p, nil
+}
+
+func payloadBytes(payload any) ([]byte, error) {
 	var raw []byte
 	switch p := payload.(type) {
 	case nil:
-		return map[string]json.RawMessage{}, nil
+		return nil, nil
 	case json.RawMessage:
 		raw = p
 	case []byte:
@@ -27,49 +109,26 @@ func payloadFields(payload any) (map[string]json.RawMessage, error) {
 		}
 		raw = b
 	}
-	if len(bytes.TrimSpace(raw)) == 0 {
-		return map[string]json.RawMessage{}, nil
-	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return nil, errors.New("payload is not a JSON object: " + err.Error())
-	}
-	if fields == nil { // the payload was JSON null
-		fields = map[string]json.RawMessage{}
-	}
-	return fields, nil
+	return raw, nil
 }
 
 // fillCommon sets the common input fields a payload lacks, so hooks always
 // see the full common schema of seed 004.
-func (e *Engine) fillCommon(step event.Step, f map[string]json.RawMessage) {
-	f["hook_event_name"] = quote(string(step))
-	if _, ok := f["conversation_id"]; !ok {
-		if id, ok := f["session_id"]; ok {
-			f["conversation_id"] = id // sessionStart/End: session_id is the conversation id
+func (e *Engine) fillCommon(step event.Step, p *payload) {
+	p.set("hook_event_name", quote(string(step)))
+	if _, ok := p.fields["conversation_id"]; !ok {
+		if id, ok := p.fields["session_id"]; ok {
+			p.set("conversation_id", id) // sessionStart/End: session_id is the conversation id
 		} else {
-			f["conversation_id"] = quote("")
+			p.set("conversation_id", quote(""))
 		}
 	}
-	setDefault(f, "generation_id", quote(""))
-	setDefault(f, "model", quote(""))
-	setDefault(f, "cursor_version", quote(e.opts.CursorVersion))
-	if _, ok := f["workspace_roots"]; !ok {
-		roots := e.opts.Locations.WorkspaceRoots
-		if roots == nil {
-			roots = []string{}
-		}
-		b, _ := json.Marshal(roots)
-		f["workspace_roots"] = b
-	}
-	setDefault(f, "user_email", json.RawMessage("null"))
-	setDefault(f, "transcript_path", json.RawMessage("null"))
-}
-
-func setDefault(f map[string]json.RawMessage, k string, v json.RawMessage) {
-	if _, ok := f[k]; !ok {
-		f[k] = v
-	}
+	p.setDefault("generation_id", quote(""))
+	p.setDefault("model", quote(""))
+	p.setDefault("cursor_version", quote(e.opts.CursorVersion))
+	p.setDefault("workspace_roots", e.rootsJSON)
+	p.setDefault("user_email", json.RawMessage("null"))
+	p.setDefault("transcript_path", json.RawMessage("null"))
 }
 
 func quote(s string) json.RawMessage {
@@ -82,6 +141,10 @@ func stringField(f map[string]json.RawMessage, k string) string {
 	raw, ok := f[k]
 	if !ok {
 		return ""
+	}
+	// Most strings need no unescaping; take them as they are.
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && bytes.IndexByte(raw[1:n-1], '"') < 0 {
+		return string(raw[1 : n-1])
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {

@@ -29,11 +29,12 @@ func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decisi
 		return nil, fmt.Errorf("run: unknown step %q", step)
 	}
 	snap := e.snap.Load()
-	fields, err := payloadFields(payload)
+	p, err := parsePayload(payload)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", step, err)
 	}
-	e.fillCommon(step, fields)
+	e.fillCommon(step, p)
+	fields := p.fields
 	conv := stringField(fields, "conversation_id")
 
 	sess, err := e.opts.Sessions.Get(ctx, conv)
@@ -54,7 +55,7 @@ func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decisi
 				in.loopCount = n
 			}
 		}
-		fields["loop_count"] = json.RawMessage(strconv.Itoa(in.loopCount))
+		p.set("loop_count", json.RawMessage(strconv.Itoa(in.loopCount)))
 	}
 
 	hooks := plan(step, fields, snap.byStep[idx])
@@ -63,7 +64,7 @@ func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decisi
 		e.remember(ctx, conv, loopKey, d)
 		return d, nil
 	}
-	body, err := json.Marshal(fields)
+	body, err := p.encode()
 	if err != nil {
 		return nil, fmt.Errorf("run %s: encode payload: %w", step, err)
 	}

@@ -106,6 +106,13 @@ func decodeObject(stdout []byte) (map[string]json.RawMessage, json.RawMessage, e
 		return nil, nil, fmt.Errorf("invalid UTF-8 at byte %d", start+at)
 	}
 
+	// Fast path: a well-formed object decodes in one pass. Anything else
+	// takes the slower path below, which says precisely what is wrong.
+	var obj map[string]json.RawMessage
+	if body[0] == '{' && json.Unmarshal(body, &obj) == nil && obj != nil {
+		return obj, bytes.Clone(body), nil
+	}
+
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var raw json.RawMessage
 	if err := dec.Decode(&raw); err != nil {
@@ -118,7 +125,6 @@ func decodeObject(stdout []byte) (map[string]json.RawMessage, json.RawMessage, e
 		end += skipSpace(body[end:])
 		return nil, nil, fmt.Errorf("trailing data after the JSON object at byte %d", start+end)
 	}
-	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
 		return nil, nil, fmt.Errorf("invalid JSON: %w", err)
 	}

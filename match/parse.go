@@ -174,8 +174,10 @@ func (p *parser) parseAtom() (n *node, repeatable bool, err error) {
 		}
 		n, err := p.parseEscape()
 		return n, true, err
-	case '*', '+', '?':
-		return nil, false, p.errorf(p.pos, "%q has nothing to repeat (escape it as \\%c to match it literally)", c, c)
+	case '*':
+		return nil, false, p.errorf(p.pos, `"*" has nothing to repeat (a matcher is a regular expression, not a glob: write .* for anything, \* for a literal *)`)
+	case '+', '?':
+		return nil, false, p.errorf(p.pos, "%q has nothing to repeat (write \\%c to match it literally)", string(c), c)
 	case '{':
 		if _, _, end, ok := p.braced(p.pos); ok {
 			return nil, false, p.errorf(p.pos, "%q has nothing to repeat", p.src[p.pos:end])

@@ -2,9 +2,11 @@ package proc
 
 import "io"
 
-// readChunk is one read from an output pipe: the size of a Linux pipe
-// buffer, so a busy writer is drained in one call.
-const readChunk = 64 << 10
+// minRead is the least free room a read is given. Reads go straight into
+// the kept buffer, which starts small and doubles: a hook answers with a
+// few bytes far more often than with megabytes, and a large per-read chunk
+// allocated on every spawn costs more than the spawn's own bookkeeping.
+const minRead = 512
 
 // capture keeps what one output stream wrote, up to limit bytes.
 type capture struct {
@@ -13,22 +15,28 @@ type capture struct {
 	buf   []byte
 }
 
-// drain reads r until EOF, an error, or the cap. Bytes are counted as they
-// arrive; the first read that would pass the cap keeps what fits, reports
-// the overflow on overflow (buffered, one send per capture) and stops, so a
-// runaway writer costs at most the cap in memory and is killed by the
-// supervisor instead of being read to its end.
-func (c *capture) drain(r io.Reader, overflow chan<- string) {
-	chunk := make([]byte, readChunk)
+// drain reads r until EOF, an error, or the cap. Past the cap it keeps
+// nothing more, reports the overflow (once) and stops, so a runaway writer
+// costs at most the cap in memory and is killed by the supervisor instead
+// of being read to its end.
+func (c *capture) drain(r io.Reader, overflow func(name string)) {
+	var probe [minRead]byte
 	for {
-		n, err := r.Read(chunk)
-		if n > 0 {
-			if room := c.limit - int64(len(c.buf)); int64(n) > room {
-				c.keep(chunk[:room])
-				overflow <- c.name
+		var (
+			n   int
+			err error
+		)
+		if int64(len(c.buf)) >= c.limit {
+			// Full: any further byte is an overflow.
+			n, err = r.Read(probe[:])
+			if n > 0 {
+				overflow(c.name)
 				return
 			}
-			c.keep(chunk[:n])
+		} else {
+			c.grow()
+			n, err = r.Read(c.buf[len(c.buf):cap(c.buf)])
+			c.buf = c.buf[:len(c.buf)+n]
 		}
 		if err != nil {
 			// io.EOF, or os.ErrClosed after the supervisor cut us off.
@@ -37,17 +45,16 @@ func (c *capture) drain(r io.Reader, overflow chan<- string) {
 	}
 }
 
-// keep appends p, growing the buffer geometrically but never past the
-// limit, so the memory held stays about the cap.
-func (c *capture) keep(p []byte) {
-	if need := len(c.buf) + len(p); need > cap(c.buf) {
-		size := max(2*cap(c.buf), need, 4<<10)
-		size = int(min(int64(size), c.limit))
-		grown := make([]byte, len(c.buf), size)
-		copy(grown, c.buf)
-		c.buf = grown
+// grow makes room for at least minRead bytes (or what is left under the
+// cap), doubling the buffer but never past the limit.
+func (c *capture) grow() {
+	if cap(c.buf)-len(c.buf) >= minRead || int64(cap(c.buf)) >= c.limit {
+		return
 	}
-	c.buf = append(c.buf, p...)
+	size := int(min(int64(max(2*cap(c.buf), len(c.buf)+minRead)), c.limit))
+	grown := make([]byte, len(c.buf), size)
+	copy(grown, c.buf)
+	c.buf = grown
 }
 
 // feed writes payload to w and closes it. Errors end the write quietly: a

@@ -103,3 +103,12 @@ func physical(t *testing.T, dir string) string {
 	}
 	return p
 }
+
+// openFDs counts this process's open descriptors, or -1 where /proc is absent.
+func openFDs() int {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(entries)
+}

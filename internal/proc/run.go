@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,6 +18,9 @@ func Run(ctx context.Context, s Spec) (res Result) {
 	defer func() { res.Duration = time.Since(began) }()
 	res.ExitCode = -1
 	s = s.withDefaults()
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if ctx.Err() != nil {
 		res.Canceled = true
 		return res
@@ -40,65 +44,143 @@ func Run(ctx context.Context, s Spec) (res Result) {
 	return res
 }
 
-// waited is the outcome of waiting for the leader.
-type waited struct {
-	state *os.ProcessState
-	err   error
-}
-
 // supervise feeds stdin, collects output and enforces the limits until the
 // leader has exited and the output is closed, then joins its goroutines.
+//
+// The calling goroutine waits for the leader itself, as os/exec does:
+// every hand-off between goroutines costs tens of microseconds on a busy
+// machine, and a hook's spawn is the engine's hot path. Timeout,
+// cancellation and output caps act from timer, context and reader
+// callbacks through the stopper, which needs no goroutine of ours awake.
 func supervise(ctx context.Context, s Spec, c *child, res *Result) {
-	var all sync.WaitGroup
-	defer all.Wait()
-	defer c.group.release()
-
+	v := &stopper{group: c.group, grace: s.Grace, cutoff: make(chan struct{})}
 	out := &capture{name: "stdout", limit: s.StdoutCap}
 	errOut := &capture{name: "stderr", limit: s.StderrCap}
-	overflow := make(chan string, 2) // at most one send per capture
-	readersDone := make(chan struct{})
-	var readers sync.WaitGroup
-	readers.Go(func() { out.drain(c.stdout, overflow) })
-	readers.Go(func() { errOut.drain(c.stderr, overflow) })
-	all.Go(func() { readers.Wait(); close(readersDone) })
-	all.Go(func() { feed(c.stdin, s.Stdin) })
-	exited := make(chan waited, 1)
-	all.Go(func() {
-		st, err := c.proc.Wait()
-		exited <- waited{st, err}
-	})
 
-	v := &stopper{group: c.group, grace: s.Grace}
-	defer v.close()
-	w := v.awaitLeader(ctx, s.Timeout, exited, overflow, res)
-	res.ExitCode, res.Signal = exitStatus(w.state, v.sent)
-	v.awaitOutput(ctx, readersDone, overflow, res, func() {
-		closePipe(c.stdout)
-		closePipe(c.stderr)
-	})
+	// The last reader to reach EOF closes readersDone; no goroutine waits
+	// on the readers' behalf.
+	readersDone := make(chan struct{})
+	var left atomic.Int32
+	left.Store(2)
+	var readers, feeder sync.WaitGroup
+	for _, r := range []struct {
+		c *capture
+		f *os.File
+	}{{out, c.stdout}, {errOut, c.stderr}} {
+		readers.Go(func() {
+			r.c.drain(r.f, v.overflow)
+			if left.Add(-1) == 0 {
+				close(readersDone)
+			}
+		})
+	}
+	feeder.Go(func() { feed(c.stdin, s.Stdin) })
+
+	if s.Timeout > 0 {
+		v.after(s.Timeout, func() { v.timedOut = true; v.terminate() })
+	}
+	v.onCancel(ctx, func() { v.canceled = true; v.terminate() })
+
+	st, _ := c.proc.Wait()
+
+	// The leader is gone; give the output Grace to reach EOF. A descendant
+	// that still holds it then is killed with the group and cut off.
+	select {
+	case <-readersDone:
+	default:
+		t := time.NewTimer(s.Grace)
+		select {
+		case <-readersDone:
+		case <-t.C:
+			v.lockedKill()
+		case <-v.cutoff:
+		}
+		t.Stop()
+	}
+	v.close()
 	if v.stopping {
 		// Timeout, cancellation or overflow: nothing of the hook survives.
 		c.group.kill()
 	}
-	// Unblock a write nobody will read (a descendant holds stdin open).
-	closePipe(c.stdin)
-	<-readersDone
 	closePipe(c.stdout)
 	closePipe(c.stderr)
+	// Unblock a write nobody will read (a descendant holds stdin open).
+	closePipe(c.stdin)
+	readers.Wait()
+	feeder.Wait()
+	c.group.release()
+
+	res.ExitCode, res.Signal = exitStatus(st, v.sent)
+	res.TimedOut, res.Canceled, res.Overflow = v.timedOut, v.canceled, v.overflowed
 	res.Stdout, res.Stderr = out.buf, errOut.buf
 }
 
-// stopper escalates from TERM to KILL on the process group.
+// stopper escalates from TERM to KILL on the process group. Its methods
+// run from timer, context and reader callbacks, so they hold mu; close
+// waits for every callback, so none outlives Run.
 type stopper struct {
-	group    *group
-	grace    time.Duration
-	sent     string // the last signal sent: "", "terminated" or "killed"
-	stopping bool   // the group is to be ended: timeout, cancellation, overflow
-	timer    *time.Timer
-	killAt   <-chan time.Time // fires Grace after TERM; nil when no KILL is due
+	mu     sync.Mutex
+	group  *group
+	grace  time.Duration
+	cutoff chan struct{} // closed when the output is no longer waited for
+
+	sent       string // the last signal sent: "", "terminated" or "killed"
+	stopping   bool   // the group is to be ended: timeout, cancellation, overflow
+	timedOut   bool
+	canceled   bool
+	overflowed string
+	closed     bool
+	pending    sync.WaitGroup
+	stops      []func() bool
+}
+
+// after runs f under mu after d, unless the stopper was closed first.
+// Called with mu held or before any callback can run.
+func (v *stopper) after(d time.Duration, f func()) {
+	v.pending.Add(1)
+	t := time.AfterFunc(d, func() {
+		defer v.pending.Done()
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if !v.closed {
+			f()
+		}
+	})
+	v.stops = append(v.stops, t.Stop)
+}
+
+// onCancel runs f under mu when ctx ends, unless the stopper was closed.
+func (v *stopper) onCancel(ctx context.Context, f func()) {
+	v.pending.Add(1)
+	stop := context.AfterFunc(ctx, func() {
+		defer v.pending.Done()
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		if !v.closed {
+			f()
+		}
+	})
+	v.mu.Lock()
+	v.stops = append(v.stops, stop)
+	v.mu.Unlock()
+}
+
+// close stops every pending callback and waits for those already running.
+func (v *stopper) close() {
+	v.mu.Lock()
+	v.closed = true
+	stops := v.stops
+	v.mu.Unlock()
+	for _, stop := range stops {
+		if stop() {
+			v.pending.Done() // it will never run
+		}
+	}
+	v.pending.Wait()
 }
 
 // terminate sends TERM to the group once and schedules KILL after Grace.
+// Called with mu held.
 func (v *stopper) terminate() {
 	if v.stopping {
 		return
@@ -106,85 +188,39 @@ func (v *stopper) terminate() {
 	v.stopping = true
 	v.group.terminate()
 	v.sent = "terminated"
-	v.timer = time.NewTimer(v.grace)
-	v.killAt = v.timer.C
+	v.cut()
+	v.after(v.grace, v.kill)
 }
 
-// kill sends KILL to the group at once.
+// kill sends KILL to the group at once. Called with mu held.
 func (v *stopper) kill() {
 	v.stopping = true
 	v.group.kill()
 	v.sent = "killed"
-	v.killAt = nil
+	v.cut()
 }
 
-func (v *stopper) close() {
-	if v.timer != nil {
-		v.timer.Stop()
-	}
+func (v *stopper) lockedKill() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.kill()
 }
 
-// awaitLeader waits for the leader to exit, stopping the group on timeout,
-// cancellation or an output cap. The leader always exits: KILL follows TERM
-// after Grace at the latest.
-func (v *stopper) awaitLeader(ctx context.Context, timeout time.Duration, exited <-chan waited, overflow <-chan string, res *Result) waited {
-	var deadline <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		deadline = t.C
-	}
-	done := ctx.Done()
-	for {
-		select {
-		case w := <-exited:
-			return w
-		case <-deadline:
-			deadline = nil
-			res.TimedOut = true
-			v.terminate()
-		case <-done:
-			done = nil
-			res.Canceled = true
-			v.terminate()
-		case name := <-overflow:
-			if res.Overflow == "" {
-				res.Overflow = name
-			}
-			v.kill()
-		case <-v.killAt:
-			v.kill()
-		}
+// cut tells the supervisor not to wait for the output. Called with mu held.
+func (v *stopper) cut() {
+	select {
+	case <-v.cutoff:
+	default:
+		close(v.cutoff)
 	}
 }
 
-// awaitOutput waits for stdout and stderr to reach EOF after the leader
-// exited. A descendant that still holds them after Grace (or when ctx ends)
-// is killed with the group and cut off by closing our ends.
-func (v *stopper) awaitOutput(ctx context.Context, readersDone <-chan struct{}, overflow <-chan string, res *Result, cut func()) {
-	t := time.NewTimer(v.grace)
-	defer t.Stop()
-	done := ctx.Done()
-	for {
-		select {
-		case <-readersDone:
-			return
-		case <-t.C:
-			v.kill()
-			cut()
-			return
-		case <-done:
-			res.Canceled = true
-			v.kill()
-			cut()
-			return
-		case name := <-overflow:
-			if res.Overflow == "" {
-				res.Overflow = name
-			}
-			v.kill()
-		case <-v.killAt:
-			v.kill()
-		}
+// overflow is called by a capture past its cap: the group is killed at once.
+func (v *stopper) overflow(name string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.overflowed == "" {
+		v.overflowed = name
 	}
+	v.kill()
 }

@@ -125,16 +125,16 @@ func TestCaptureDrain(t *testing.T) {
 		{"under", 5, 10, false},
 		{"exactly the cap", 10, 10, false},
 		{"one past", 11, 10, true},
-		{"far past in one read", readChunk * 3, 100, true},
-		{"large under", readChunk*5 + 17, readChunk * 6, false},
-		{"large over", readChunk*5 + 17, readChunk * 5, true},
+		{"far past in one read", (64 << 10) * 3, 100, true},
+		{"large under", (64<<10)*5 + 17, (64 << 10) * 6, false},
+		{"large over", (64<<10)*5 + 17, (64 << 10) * 5, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data := bytes.Repeat([]byte("0123456789abcdef"), tt.size/16+1)[:tt.size]
 			c := &capture{name: "stdout", limit: tt.limit}
 			overflow := make(chan string, 1)
-			c.drain(bytes.NewReader(data), overflow)
+			c.drain(bytes.NewReader(data), func(name string) { overflow <- name })
 			want := data[:min(int64(len(data)), tt.limit)]
 			if !bytes.Equal(c.buf, want) {
 				t.Errorf("kept %d bytes, want the first %d", len(c.buf), len(want))

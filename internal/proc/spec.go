@@ -45,8 +45,8 @@ type Result struct {
 	Signal string
 	// TimedOut reports that Spec.Timeout fired.
 	TimedOut bool
-	// Canceled reports that ctx ended before the process (and its output)
-	// did.
+	// Canceled reports that ctx ended (canceled, or its own deadline passed)
+	// before the process and its output did.
 	Canceled bool
 	// Overflow is "stdout" or "stderr" when that stream exceeded its cap.
 	Overflow string

@@ -55,7 +55,7 @@ func start(command, dir string, env []string) (*child, error) {
 			ours[i], theirs[i] = r, w
 		}
 	}
-	attr := &os.ProcAttr{Dir: dir, Env: env, Files: theirs[:], Sys: sysProcAttr()}
+	attr := &os.ProcAttr{Dir: dir, Env: childEnv(env, dir), Files: theirs[:], Sys: sysProcAttr()}
 	p, direct := startDirect(command, attr), true
 	if p == nil {
 		direct = false
@@ -88,13 +88,11 @@ func startDirect(command string, attr *os.ProcAttr) *os.Process {
 		return nil
 	}
 	words := splitWords(command)
-	path, env, ok := directCommand(words, attr.Dir, attr.Env)
+	path, ok := directCommand(words, attr.Dir, attr.Env)
 	if !ok {
 		return nil
 	}
-	a := *attr
-	a.Env = env
-	p, err := os.StartProcess(path, words, &a)
+	p, err := os.StartProcess(path, words, attr)
 	if err != nil {
 		return nil
 	}
