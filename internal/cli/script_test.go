@@ -1,0 +1,36 @@
+package cli_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agenthooks/agenthooks/internal/cli"
+)
+
+// TestMain lets testscript run the test binary as the agenthooks command,
+// so the scripts exercise the real entry point in a real process.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"agenthooks": func() { os.Exit(cli.Main(os.Args[1:])) },
+	})
+}
+
+// TestScripts runs the end-to-end scripts under testdata/script. Each gets
+// its own HOME, config dir and enterprise path, so nothing on the machine
+// leaks in.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			work := env.WorkDir
+			env.Setenv("HOME", filepath.Join(work, "home"))
+			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, "xdg"))
+			env.Setenv("AGENTHOOKS_CONFIG_DIR", filepath.Join(work, "config"))
+			env.Setenv("AGENTHOOKS_ENTERPRISE_CONFIG", filepath.Join(work, "etc", "hooks.json"))
+			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
+		},
+	})
+}
