@@ -22,7 +22,11 @@ func FuzzCompile(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, pattern string) {
+		start := time.Now()
 		m, err := Compile(pattern)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("Compile(%q) took %v", pattern, d)
+		}
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Msg == "" || se.Offset < 0 || se.Offset > len(pattern) {
@@ -44,7 +48,7 @@ func FuzzCompile(f *testing.F) {
 		if m.String() != pattern {
 			t.Fatalf("String() = %q, want %q", m.String(), pattern)
 		}
-		start := time.Now()
+		start = time.Now()
 		m.MatchString(pattern)
 		if d := time.Since(start); d > 20*matchTimeout {
 			t.Fatalf("Compile(%q).MatchString took %v", pattern, d)
@@ -61,11 +65,15 @@ func FuzzMatch(f *testing.F) {
 		f.Add(s, inputs[i%len(inputs)])
 	}
 	f.Fuzz(func(t *testing.T, pattern, input string) {
+		start := time.Now()
 		m, err := Compile(pattern)
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("Compile(%q) took %v", pattern, d)
+		}
 		if err != nil || m == nil {
 			return
 		}
-		start := time.Now()
+		start = time.Now()
 		got := m.MatchString(input)
 		if d := time.Since(start); d > 20*matchTimeout {
 			t.Fatalf("Compile(%q).MatchString(%q) took %v", pattern, input, d)

@@ -1,0 +1,43 @@
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// Check reports whether file, a project-level config file of the
+// workspace root with this content, may run its hooks; if not, reason
+// says why and what to do. It reads no store file: it answers from the
+// state loaded by Open or written by the last Trust or Revoke. A relative
+// file is taken relative to root.
+func (s *Store) Check(root, file string, content []byte) (ok bool, reason string) {
+	r := resolve(root, "")
+	f := resolve(file, r.shown)
+	cmd := fmt.Sprintf("agenthooks trust %s", shellQuote(r.shown))
+
+	s.mu.RLock()
+	w := s.state.Workspaces[r.key]
+	var pinned string
+	var found bool
+	if w != nil {
+		pinned, found = w.Files[f.key]
+	}
+	s.mu.RUnlock()
+
+	now := hashOf(content)
+	switch {
+	case w == nil:
+		return false, fmt.Sprintf("workspace %s is not trusted: review %s, then run \"%s\"", r.shown, f.shown, cmd)
+	case !found:
+		return false, fmt.Sprintf("%s was not present when workspace %s was trusted: review it, then run \"%s\"", f.shown, r.shown, cmd)
+	case pinned != now:
+		return false, fmt.Sprintf("%s changed since it was trusted (pinned sha256 %s…, now %s…): review it, then run \"%s\"", f.shown, pinned[:8], now[:8], cmd)
+	}
+	return true, ""
+}
+
+func hashOf(content []byte) string {
+	sum := sha256.Sum256(content)
+	return hex.EncodeToString(sum[:])
+}

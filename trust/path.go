@@ -1,0 +1,88 @@
+package trust
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// DefaultDir is the config directory holding the store:
+// $AGENTHOOKS_CONFIG_DIR, else $XDG_CONFIG_HOME/agenthooks, else
+// ~/.config/agenthooks on Linux and the OS's config directory elsewhere
+// (~/Library/Application Support/agenthooks, %AppData%\agenthooks). It is
+// "" when none can be found; Open then says to set AGENTHOOKS_CONFIG_DIR.
+// It never falls back to a shared directory such as /tmp, where another
+// user could plant trust.
+func DefaultDir() string {
+	if d := os.Getenv("AGENTHOOKS_CONFIG_DIR"); d != "" {
+		return d
+	}
+	// XDG says to ignore a relative XDG_CONFIG_HOME.
+	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "agenthooks")
+	}
+	if runtime.GOOS == "linux" {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, ".config", "agenthooks")
+		}
+		return ""
+	}
+	if d, err := os.UserConfigDir(); err == nil {
+		return filepath.Join(d, "agenthooks")
+	}
+	return ""
+}
+
+// resolved is a path in its two forms: key, absolute with symlinks
+// resolved as far as the path exists, identifies it in the store (so /tmp/x
+// and /private/tmp/x on macOS are one workspace); shown, absolute and
+// clean, is what the user typed, for messages.
+type resolved struct{ key, shown string }
+
+// resolve makes p absolute (relative to base if base is not "", else to
+// the working directory) and resolves its symlinks.
+func resolve(p, base string) resolved {
+	if base != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	shown, err := filepath.Abs(p)
+	if err != nil {
+		shown = filepath.Clean(p)
+	}
+	return resolved{key: evalExisting(shown), shown: shown}
+}
+
+// evalExisting resolves symlinks in the longest part of p that exists, so
+// that a file pinned before it was created and checked after gets the
+// same key.
+func evalExisting(p string) string {
+	rest := ""
+	for dir := p; ; {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(real, rest)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+}
+
+// shellQuote quotes p for the command in a message if a shell would split
+// or expand it.
+func shellQuote(p string) string {
+	punct := "/._-+:@%,="
+	if runtime.GOOS == "windows" {
+		punct += `\`
+	}
+	safe := func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(punct, r)
+	}
+	if p != "" && strings.IndexFunc(p, func(r rune) bool { return !safe(r) }) < 0 {
+		return p
+	}
+	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+}

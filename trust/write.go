@@ -1,0 +1,97 @@
+package trust
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Trust pins files (path → content; a relative path is relative to root)
+// for the workspace root and marks root trusted, even with no files. The
+// pins replace the root's earlier ones: the files given are what the user
+// reviewed, and a file pinned before but not given is no longer trusted.
+func (s *Store) Trust(root string, files map[string][]byte) error {
+	r := resolve(root, "")
+	w := &workspaceOf{Trusted: time.Now().UTC().Truncate(time.Second), Files: map[string]string{}}
+	for path, content := range files {
+		w.Files[resolve(path, r.shown).key] = hashOf(content)
+	}
+	return s.update(func(st *storeFile) error {
+		st.Workspaces[r.key] = w
+		return nil
+	})
+}
+
+// Revoke forgets the workspace root and its pins. Revoking a workspace
+// that is not trusted returns an error wrapping ErrNotTrusted, so the CLI
+// can say so (or ignore it).
+func (s *Store) Revoke(root string) error {
+	r := resolve(root, "")
+	return s.update(func(st *storeFile) error {
+		if st.Workspaces[r.key] == nil {
+			return fmt.Errorf("revoke %s: %w", r.shown, ErrNotTrusted)
+		}
+		delete(st.Workspaces, r.key)
+		return nil
+	})
+}
+
+// update applies change to the store under the file lock: it re-reads the
+// file, so changes other processes made since Open are kept, then writes
+// it back atomically and keeps the result as the in-memory state.
+func (s *Store) update(change func(*storeFile) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return fmt.Errorf("trust store: %w", err)
+	}
+	unlock, err := lock(filepath.Join(s.dir, FileName+".lock"))
+	if err != nil {
+		return fmt.Errorf("trust store: lock: %w", err)
+	}
+	defer unlock()
+
+	st, err := s.read()
+	if err != nil {
+		return err
+	}
+	if err := change(st); err != nil {
+		s.state = st // still fresher than what we had
+		return err
+	}
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fmt.Errorf("trust store: %w", err)
+	}
+	if err := writeAtomic(s.path, append(data, '\n')); err != nil {
+		return fmt.Errorf("trust store: %w", err)
+	}
+	s.state = st
+	return nil
+}
+
+// writeAtomic replaces path with data so that a reader sees the old file
+// or the new one, never a part: a temporary file in the same directory,
+// synced, then renamed over it. CreateTemp makes it 0600: the file says
+// which repositories may run code.
+func writeAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return rename(tmp.Name(), path)
+}
