@@ -54,3 +54,7 @@ func editDistance(a, b []rune) int {
 	}
 	return prev[len(b)]
 }
+
+// SuggestStep returns the known step name nearest to name, for "did you
+// mean …?" messages wherever a step is written by hand.
+func SuggestStep(name string) (string, bool) { return closest(name, stepNames) }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -38,7 +39,9 @@ hook that matches it, and prints the merged response (Cursor's shape) on stdout:
 decided: the decision is in the JSON.
 
 Workspace roots come from the payload's workspace_roots, else --workspace, else
-the current directory.`,
+the current directory.
+
+Steps: ` + stepList(),
 		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution
   agenthooks run stop --workspace ~/src/app < stop.json`,
 		Args: func(_ *cobra.Command, args []string) error {
@@ -139,34 +142,17 @@ func newEngine(roots []string) (*engine.Engine, error) {
 
 // suggestStep returns ` (did you mean "x"?)` for a near-miss step name.
 func suggestStep(name string) string {
-	best, bestD := "", 4
-	for _, s := range event.Steps {
-		if d := editDistance(name, string(s)); d < bestD {
-			best, bestD = string(s), d
-		}
+	if s, ok := config.SuggestStep(name); ok {
+		return fmt.Sprintf(" (did you mean %q?)", s)
 	}
-	if best == "" {
-		return "; run agenthooks run --help for the list"
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
+	return "; run agenthooks run --help for the list"
 }
 
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// stepList is every step name, for help texts.
+func stepList() string {
+	names := make([]string, len(event.Steps))
+	for i, s := range event.Steps {
+		names[i] = string(s)
 	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return strings.Join(names, ", ")
 }
