@@ -28,6 +28,8 @@ type runOptions struct {
 	workspaces []string
 }
 
+func init() { registerVerb(newRunCmd) }
+
 func newRunCmd(s *IO) *cobra.Command {
 	o := &runOptions{io: s}
 	cmd := &cobra.Command{

@@ -27,6 +27,8 @@ type trustOptions struct {
 	list   bool
 }
 
+func init() { registerVerb(newTrustCmd) }
+
 func newTrustCmd(s *IO) *cobra.Command {
 	o := &trustOptions{io: s}
 	cmd := &cobra.Command{

@@ -17,6 +17,8 @@ type validateOptions struct {
 	strict     bool
 }
 
+func init() { registerVerb(newValidateCmd) }
+
 func newValidateCmd(s *IO) *cobra.Command {
 	o := &validateOptions{io: s}
 	cmd := &cobra.Command{
