@@ -12,10 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
-	"github.com/agenthooks/agenthooks/trust"
 )
 
 // maxPayload bounds what run reads from stdin; beforeReadFile payloads
@@ -80,10 +77,11 @@ func (o *runOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, err := newEngine(roots)
+	eng, closeEngine, err := openEngine(ctx, roots)
 	if err != nil {
 		return err
 	}
+	defer closeEngine()
 	for _, p := range eng.Problems() {
 		fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
 	}
@@ -127,19 +125,6 @@ func workspaceRoots(payload []byte, flags []string) ([]string, error) {
 		out = append(out, abs)
 	}
 	return out, nil
-}
-
-// newEngine loads the engine the way every verb does: default locations
-// (overridable by environment), the trust store of the config dir.
-func newEngine(roots []string) (*engine.Engine, error) {
-	ts, err := trust.Open(trust.DefaultDir())
-	if err != nil {
-		return nil, err
-	}
-	return engine.Load(engine.Options{
-		Locations: config.DefaultLocations(roots),
-		Trust:     ts,
-	})
 }
 
 // suggestStep returns ` (did you mean "x"?)` for a near-miss step name.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -60,10 +61,11 @@ func (o *validateOptions) run() error {
 		if err != nil {
 			return err
 		}
-		eng, err := newEngine(roots)
+		eng, closeEngine, err := openEngine(context.Background(), roots)
 		if err != nil {
 			return err
 		}
+		defer closeEngine()
 		set := eng.Config()
 		checked = len(set.Files)
 		problems = set.Problems
