@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 )
 
