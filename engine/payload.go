@@ -168,3 +168,12 @@ func loopKey(step event.Step, f map[string]json.RawMessage) string {
 	}
 	return ""
 }
+
+// sessionID is the conversation a payload belongs to, before the common
+// fields are filled in: conversation_id, else session_id.
+func sessionID(f map[string]json.RawMessage) string {
+	if id := stringField(f, "conversation_id"); id != "" {
+		return id
+	}
+	return stringField(f, "session_id")
+}

@@ -24,14 +24,36 @@ import (
 // payload not a JSON object); what the hooks did, failures included, is in
 // the Decision.
 func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decision, error) {
+	d, _, err := e.run(ctx, step, payload, false)
+	return d, err
+}
+
+// DryRun runs the hooks exactly as Run does and returns the decision with
+// a trace of how every configured hook of the step was matched, but
+// remembers nothing: no session change, no execution record. It is what
+// `agenthooks test` shows.
+func (e *Engine) DryRun(ctx context.Context, step event.Step, payload any) (*Decision, []Match, error) {
+	return e.run(ctx, step, payload, true)
+}
+
+func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool) (*Decision, []Match, error) {
 	idx := event.Index(step)
 	if idx < 0 {
-		return nil, fmt.Errorf("run: unknown step %q", step)
+		return nil, nil, fmt.Errorf("run: unknown step %q", step)
 	}
 	snap := e.snap.Load()
 	p, err := parsePayload(payload)
 	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", step, err)
+		return nil, nil, fmt.Errorf("run %s: %w", step, err)
+	}
+	configured := snap.byStep[idx]
+	if len(configured) == 0 && !dry {
+		// Nothing to run: no session read or write, except that a
+		// session's end always forgets it.
+		if step == event.SessionEnd {
+			e.forget(ctx, sessionID(p.fields))
+		}
+		return &Decision{Step: step}, nil, nil
 	}
 	e.fillCommon(step, p)
 	fields := p.fields
@@ -39,7 +61,7 @@ func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decisi
 
 	sess, err := e.opts.Sessions.Get(ctx, conv)
 	if err != nil {
-		return nil, fmt.Errorf("run %s: load session %q: %w", step, conv, err)
+		return nil, nil, fmt.Errorf("run %s: load session %q: %w", step, conv, err)
 	}
 	in := mergeInput{
 		step:     step,
@@ -58,39 +80,49 @@ func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decisi
 		p.set("loop_count", json.RawMessage(strconv.Itoa(in.loopCount)))
 	}
 
-	hooks := plan(step, fields, snap.byStep[idx])
-	if len(hooks) == 0 {
-		d := merge(in, nil)
-		e.remember(ctx, conv, loopKey, d)
-		return d, nil
+	matches := match(step, fields, configured)
+	hooks := make([]*config.Hook, 0, len(matches))
+	for _, m := range matches {
+		if m.Matched {
+			hooks = append(hooks, m.Hook)
+		}
 	}
-	body, err := p.encode()
-	if err != nil {
-		return nil, fmt.Errorf("run %s: encode payload: %w", step, err)
+	var outcomes []Outcome
+	var body []byte
+	if len(hooks) > 0 {
+		if body, err = p.encode(); err != nil {
+			return nil, nil, fmt.Errorf("run %s: encode payload: %w", step, err)
+		}
+		outcomes = e.execute(ctx, step, hooks, body, e.baseEnv(fields, sess.Env))
 	}
-	outcomes := e.execute(ctx, step, hooks, body, e.baseEnv(fields, sess.Env))
 	d := merge(in, outcomes)
 	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)
-	e.remember(ctx, conv, loopKey, d)
-	e.record(ctx, step, conv, body, d)
-	return d, nil
+	if !dry {
+		e.remember(ctx, conv, loopKey, d)
+		if len(outcomes) > 0 {
+			e.record(ctx, step, conv, body, d)
+		}
+	}
+	return d, matches, nil
 }
 
-// plan selects, in priority order, the hooks whose matcher accepts the
-// step's match value.
-func plan(step event.Step, fields map[string]json.RawMessage, hooks []*config.Hook) []*config.Hook {
-	if len(hooks) == 0 {
-		return nil
-	}
+// Match is how one configured hook fared against a payload's match value.
+type Match struct {
+	Hook *config.Hook
+	// Matched reports whether the hook runs for this payload.
+	Matched bool
+	// Target is the value the matcher was tested against; Ignored means
+	// the step has no match value, so every hook of the step runs.
+	Target  string
+	Ignored bool
+}
+
+// match tests every configured hook of the step, in priority order.
+func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.Hook) []Match {
 	target, ok := event.MatchTarget(step, fields)
-	if !ok {
-		return hooks
-	}
-	out := make([]*config.Hook, 0, len(hooks))
-	for _, h := range hooks {
-		if h.Matches(target) {
-			out = append(out, h)
-		}
+	out := make([]Match, len(hooks))
+	for i, h := range hooks {
+		out[i] = Match{Hook: h, Target: target, Ignored: !ok, Matched: !ok || h.Matches(target)}
 	}
 	return out
 }
@@ -161,7 +193,8 @@ func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision
 	var err error
 	switch {
 	case d.Step == event.SessionEnd:
-		err = e.opts.Sessions.Delete(ctx, conv)
+		e.forget(ctx, conv)
+		return
 	case d.Step == event.SessionStart && (len(d.Env) > 0 || d.AdditionalContext != ""):
 		err = e.opts.Sessions.Update(ctx, conv, func(s *Session) {
 			if s.Env == nil {
@@ -187,6 +220,16 @@ func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision
 	}
 	if err != nil {
 		e.opts.Logger.WarnContext(ctx, "session update failed", "conversation", conv, "err", err)
+	}
+}
+
+// forget deletes a session.
+func (e *Engine) forget(ctx context.Context, conv string) {
+	if conv == "" {
+		return
+	}
+	if err := e.opts.Sessions.Delete(ctx, conv); err != nil {
+		e.opts.Logger.WarnContext(ctx, "session delete failed", "conversation", conv, "err", err)
 	}
 }
 
