@@ -21,11 +21,13 @@ func setBlockMessages(d *Decision, filePath, toolName string) {
 		client = "MCP tool execution was blocked by a hook"
 		model = "The MCP tool call was rejected by a hook."
 	case event.BeforeReadFile, event.BeforeTabFileRead:
-		client = "File reading was blocked by a security hook: " + filePath + ". " + noWorkaround
+		// Cursor's FileReadBlockedByHookError: the sentence goes to the
+		// model right after the path, before any message of the hooks.
+		client = "File reading was blocked by a security hook: " + filePath
 		d.ClientMessage = withDetail(client, d.UserMessage)
-		d.ModelMessage = client
+		d.ModelMessage = client + ". " + noWorkaround
 		if d.AgentMessage != "" {
-			d.ModelMessage = client + " " + d.AgentMessage
+			d.ModelMessage += " " + d.AgentMessage
 		}
 		return
 	case event.PreToolUse:

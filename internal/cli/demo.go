@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/examples"
+	"github.com/agenthooks/agenthooks/trust"
+)
+
+func init() { registerVerb(newDemoCmd) }
+
+type demoOptions struct {
+	io   *IO
+	keep bool
+}
+
+func newDemoCmd(s *IO) *cobra.Command {
+	o := &demoOptions{io: s}
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Run a short agent session against the bundled example workspace",
+		Long: `Demo unpacks the bundled example workspace into a temporary folder, trusts it in a
+temporary trust store (your own ~/.cursor and trust store are not touched), and
+plays a short agent session through the engine: session start, a denied git
+push, an allowed ls, a blocked read of .env, an edit, and stops with follow-ups
+up to the loop limit, showing each hook's answer and the merged decision.`,
+		Example: `  agenthooks demo
+  agenthooks demo --keep   # leave the workspace behind to explore`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+	}
+	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the temporary workspace and print where it is")
+	return cmd
+}
+
+// demoStep is one step of the scripted session.
+type demoStep struct {
+	title   string
+	step    event.Step
+	payload map[string]any
+}
+
+func (o *demoOptions) run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	for _, tool := range []string{"bash", "jq"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("the example hooks need %s (the seed's block-git.sh uses bash and jq): install it, e.g. apt-get install %s", tool, tool)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "agenthooks-demo-")
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if o.keep {
+		defer fmt.Fprintf(o.io.Out, "\nThe workspace is kept in %s\n", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+	ws := filepath.Join(tmp, "workspace")
+	if err := unpack(examples.Workspace, "workspace", ws); err != nil {
+		return err
+	}
+	home := filepath.Join(tmp, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	ts, err := trust.Open(filepath.Join(tmp, "config"))
+	if err != nil {
+		return err
+	}
+	hooksFile := filepath.Join(ws, ".cursor", "hooks.json")
+	data, err := os.ReadFile(hooksFile)
+	if err != nil {
+		return fmt.Errorf("demo: %w", err)
+	}
+	if err := ts.Trust(ws, map[string][]byte{hooksFile: data}); err != nil {
+		return err
+	}
+	eng, err := engine.Load(engine.Options{
+		Locations: config.Locations{EnterpriseFile: filepath.Join(tmp, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{ws}},
+		Trust:     ts,
+	})
+	if err != nil {
+		return err
+	}
+	for _, p := range eng.Problems() {
+		fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
+	}
+
+	w := o.io.Out
+	fmt.Fprintf(w, "Example workspace: %s\nIts .cursor/hooks.json (trusted, pinned to its SHA-256) has %d hooks.\n", ws, len(eng.Hooks()))
+	const conv = "demo-session"
+	stop := map[string]any{"conversation_id": conv, "status": "completed"}
+	steps := []demoStep{
+		{"A session starts", event.SessionStart, map[string]any{"session_id": conv, "is_background_agent": false, "composer_mode": "agent"}},
+		{"The agent wants to push with git", event.BeforeShellExecution, map[string]any{"conversation_id": conv, "command": "git push origin main", "cwd": ws}},
+		{"The agent lists files", event.BeforeShellExecution, map[string]any{"conversation_id": conv, "command": "ls -la", "cwd": ws}},
+		{"The agent wants to read .env", event.BeforeReadFile, map[string]any{"conversation_id": conv, "file_path": filepath.Join(ws, ".env"), "content": "API_TOKEN=s3cr3t"}},
+		{"The agent edits a file", event.AfterFileEdit, map[string]any{"conversation_id": conv, "file_path": filepath.Join(ws, "main.go"), "edits": []map[string]string{{"old_string": "fmt.Println(1)", "new_string": "fmt.Println(2)"}}}},
+		{"The agent stops", event.Stop, stop},
+		{"The agent stops again", event.Stop, stop},
+		{"The agent stops a third time", event.Stop, stop},
+	}
+	for i, s := range steps {
+		d, err := eng.Run(ctx, s.step, s.payload)
+		if err != nil {
+			return err
+		}
+		showDemoStep(w, i+1, s, d)
+	}
+	fmt.Fprintf(w, "\n%d hook executions were logged. Try it on your own hooks:\n  agenthooks validate\n  agenthooks test beforeShellExecution --payload payload.json\n", len(eng.Log()))
+	return nil
+}
+
+func showDemoStep(w io.Writer, n int, s demoStep, d *engine.Decision) {
+	payload, _ := json.Marshal(s.payload)
+	fmt.Fprintf(w, "\n%d. %s\n   %s %s\n", n, s.title, s.step, shorten(string(payload), 100))
+	for _, o := range d.Hooks {
+		took := o.Result.Duration.Round(100 * time.Microsecond)
+		said := o.Said
+		if said == "none" {
+			said = "no opinion"
+		}
+		fmt.Fprintf(w, "   - %s: %s (%s)\n", filepath.Base(o.Hook.Command), said, took)
+	}
+	if len(d.Hooks) == 0 {
+		fmt.Fprintln(w, "   - no hook for this step")
+	}
+	switch {
+	case d.Blocked():
+		fmt.Fprintf(w, "   => BLOCKED. The user sees: %s\n", shorten(d.ClientMessage, 160))
+	case d.Permission != event.NoOpinion:
+		fmt.Fprintf(w, "   => %s\n", d.Permission)
+	case d.FollowupMessage != "":
+		fmt.Fprintf(w, "   => follow-up %d: %q\n", d.LoopCount+1, d.FollowupMessage)
+	case s.step == event.Stop:
+		fmt.Fprintf(w, "   => no follow-up: loop_count %d reached the hook's loop_limit\n", d.LoopCount)
+	case len(d.Env) > 0:
+		fmt.Fprintf(w, "   => session env %v for every later hook; context %q\n", d.Env, d.AdditionalContext)
+	default:
+		fmt.Fprintln(w, "   => recorded; nothing to decide")
+	}
+}
+
+// shorten keeps s to at most n runes.
+func shorten(s string, n int) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// unpack copies an embedded tree to dir, making shell scripts executable
+// (embedding keeps no file modes).
+func unpack(fsys fs.FS, root, dir string) error {
+	return fs.WalkDir(fsys, root, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.FromSlash(p))
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, rel)
+		if e.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(p, ".sh") {
+			mode = 0o755
+		}
+		if err := os.WriteFile(dst, data, mode); err != nil {
+			return fmt.Errorf("demo: unpack %s: %w", dst, err)
+		}
+		return nil
+	})
+}
