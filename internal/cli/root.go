@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -21,8 +22,19 @@ const (
 	ExitData     = 65 // the input (payload) is not what the verb needs
 )
 
-// Version is set at build time with -ldflags "-X .../internal/cli.Version=…".
-var Version = "dev"
+// Version is set at build time with -ldflags "-X .../internal/cli.Version=…";
+// otherwise it is the module version `go install` recorded, else "dev".
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
 
 // IO holds a verb's streams.
 type IO struct {
@@ -58,7 +70,7 @@ func NewRoot(s *IO) *cobra.Command {
 		Short: "Run Cursor-compatible agent hooks for any coding agent",
 		Long: `agenthooks loads hooks.json from every source (enterprise, team, project, user),
 runs the hooks that match an agent step, and prints one merged decision.`,
-		Version:       Version,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -54,7 +54,8 @@ Steps: ` + stepList(),
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		ValidArgsFunction: completeStep,
 	}
 	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the payload's workspace_roots, else the current directory")
 	return cmd
@@ -143,4 +144,16 @@ func stepList() string {
 		names[i] = string(s)
 	}
 	return strings.Join(names, ", ")
+}
+
+// completeStep offers the step names for shell completion.
+func completeStep(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	names := make([]string, len(event.Steps))
+	for i, s := range event.Steps {
+		names[i] = string(s)
+	}
+	return names, cobra.ShellCompDirectiveNoFileComp
 }

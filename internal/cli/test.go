@@ -51,7 +51,8 @@ stdin when FILE is "-" or not given.`,
 			}
 			return nil
 		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		ValidArgsFunction: completeStep,
 	}
 	cmd.Flags().StringVarP(&o.payload, "payload", "p", "-", `payload file ("-" for stdin)`)
 	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the payload's workspace_roots, else the current directory")

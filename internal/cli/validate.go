@@ -53,7 +53,10 @@ func (o *validateOptions) run() error {
 			}
 			abs, _ := filepath.Abs(f)
 			dir := filepath.Dir(abs)
-			problems = append(problems, config.ParseFile(abs, data, config.User, dir, dir).Problems...)
+			f := config.ParseFile(abs, data, config.User, dir, dir)
+			problems = append(problems, f.Problems...)
+			// The published JSON Schema must agree: report what it alone finds.
+			problems = append(problems, config.SchemaProblems(abs, data, f.Problems)...)
 			checked++
 		}
 	} else {
@@ -69,6 +72,9 @@ func (o *validateOptions) run() error {
 		set := eng.Config()
 		checked = len(set.Files)
 		problems = set.Problems
+		for _, f := range set.Files {
+			problems = append(problems, f.SchemaProblems()...)
+		}
 	}
 	errs, warns := 0, 0
 	for _, p := range problems {

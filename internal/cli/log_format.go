@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agenthooks/agenthooks/state"
+)
+
+// logTimeFormat is short and local: the log is read by the person at the
+// machine, and --json has the full time.
+const logTimeFormat = "Jan _2 15:04:05"
+
+// Fixed column widths; step, source and outcome are sized to the records,
+// or (when following, where later records are unknown) to the longest
+// usual values.
+const (
+	timeWidth     = len("Jan _2 15:04:05")
+	msWidth       = 7
+	exitWidth     = 4
+	minCmdWidth   = 20
+	followStep    = len("beforeShellExecution")
+	followSource  = len("enterprise")
+	followOutcome = len("fail-closed")
+)
+
+// logPrinter writes entries as JSON lines or as a table whose header is
+// printed once, before the first rows.
+type logPrinter struct {
+	w         io.Writer
+	json      bool
+	color     bool
+	width     int
+	follow    bool
+	headed    bool
+	step, src int // column widths, set with the header
+	outcome   int
+}
+
+func newLogPrinter(w io.Writer, asJSON, follow bool) *logPrinter {
+	return &logPrinter{w: w, json: asJSON, follow: follow, color: colorEnabled(w), width: outputWidth(w)}
+}
+
+func (p *logPrinter) print(es []state.Entry) error {
+	bw := bufio.NewWriter(p.w)
+	if p.json {
+		enc := json.NewEncoder(bw)
+		enc.SetEscapeHTML(false) // commands are full of < > &
+		for _, e := range es {
+			if err := enc.Encode(e); err != nil {
+				return fmt.Errorf("encode record %d: %w", e.Seq, err)
+			}
+		}
+		return bw.Flush()
+	}
+	if !p.headed {
+		if len(es) == 0 && !p.follow {
+			return nil
+		}
+		p.size(es)
+		p.header(bw)
+		p.headed = true
+	}
+	for _, e := range es {
+		p.row(bw, e)
+	}
+	return bw.Flush()
+}
+
+// size sets the variable column widths from the first batch.
+func (p *logPrinter) size(es []state.Entry) {
+	p.step, p.src, p.outcome = len("STEP"), len("SOURCE"), len("OUTCOME")
+	if p.follow {
+		p.step, p.src, p.outcome = followStep, followSource, followOutcome
+	}
+	for _, e := range es {
+		p.step = max(p.step, utf8.RuneCountInString(e.Step))
+		p.src = max(p.src, utf8.RuneCountInString(e.Source))
+		p.outcome = max(p.outcome, utf8.RuneCountInString(outcomeText(e)))
+	}
+}
+
+// cmdWidth is what is left of the line for the command.
+func (p *logPrinter) cmdWidth() int {
+	used := timeWidth + p.step + p.src + p.outcome + msWidth + exitWidth + 6*2
+	return max(p.width-used, minCmdWidth)
+}
+
+func (p *logPrinter) header(w io.Writer) {
+	line := fmt.Sprintf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %s", timeWidth, "TIME", p.step, "STEP", p.src, "SOURCE",
+		p.outcome, "OUTCOME", msWidth, "MS", exitWidth, "EXIT", "COMMAND")
+	fmt.Fprintln(w, paint(p.color, ansiBold, line))
+}
+
+func (p *logPrinter) row(w io.Writer, e state.Entry) {
+	out := outcomeText(e)
+	fmt.Fprintf(w, "%s  %-*s  %-*s  %s  %*s  %*d  %s\n",
+		paint(p.color, ansiDim, e.Time.Local().Format(logTimeFormat)),
+		p.step, e.Step, p.src, e.Source,
+		paint(p.color, outcomeStyle(e.Outcome), fmt.Sprintf("%-*s", p.outcome, out)),
+		msWidth, formatMS(e.DurationMS), exitWidth, e.ExitCode,
+		clipCommand(e.Command, p.cmdWidth()))
+}
+
+// outcomeText is the outcome, with the failure kind when there is one.
+func outcomeText(e state.Entry) string {
+	if e.Failure != "" {
+		return e.Outcome + "/" + e.Failure
+	}
+	return e.Outcome
+}
+
+func outcomeStyle(outcome string) string {
+	switch outcome {
+	case "allow":
+		return ansiGreen
+	case "ask":
+		return ansiYellow
+	case "deny", "block", "failed", "fail-closed":
+		return ansiRed
+	}
+	return ""
+}
+
+// formatMS shows short durations to a tenth of a millisecond, longer ones
+// whole.
+func formatMS(ms float64) string {
+	if ms < 10 {
+		return strconv.FormatFloat(ms, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(math.Round(ms), 'f', 0, 64)
+}
+
+// clipCommand puts s on one line (a prompt hook's "command" is its prompt)
+// and cuts it to n characters, marking the cut with "…".
+func clipCommand(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,115 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// migrations are the schema's versions: migrations[i] takes the database
+// from user_version i to i+1. They are append-only: a released migration
+// is never edited, a change is a new one.
+var migrations = []string{
+	// 1: sessions and records.
+	`CREATE TABLE sessions (
+		conversation_id TEXT PRIMARY KEY,
+		data            TEXT NOT NULL,    -- engine.Session as JSON
+		updated_at      INTEGER NOT NULL  -- Unix nanoseconds
+	);
+	CREATE INDEX sessions_updated_at ON sessions(updated_at);
+
+	-- seq is AUTOINCREMENT so that a pruned seq is never handed out
+	-- again: log --follow reads "everything after seq N".
+	CREATE TABLE records (
+		seq             INTEGER PRIMARY KEY AUTOINCREMENT,
+		id              TEXT NOT NULL,
+		time_ns         INTEGER NOT NULL,
+		step            TEXT NOT NULL,
+		conversation_id TEXT NOT NULL,
+		command         TEXT NOT NULL,
+		type            TEXT NOT NULL,
+		source          TEXT NOT NULL,
+		file            TEXT NOT NULL,
+		hook_index      INTEGER NOT NULL,
+		payload         BLOB,
+		response        BLOB,
+		duration_ms     REAL NOT NULL,
+		exit_code       INTEGER NOT NULL,
+		stderr          TEXT NOT NULL,
+		failure         TEXT NOT NULL,
+		outcome         TEXT NOT NULL,
+		decision        TEXT NOT NULL
+	);
+	-- One index per log filter. SQLite orders equal keys by rowid (seq),
+	-- so "WHERE step = ? ORDER BY seq DESC LIMIT n" walks one index
+	-- without sorting.
+	CREATE INDEX records_time ON records(time_ns);
+	CREATE INDEX records_step ON records(step);
+	CREATE INDEX records_source ON records(source);
+	CREATE INDEX records_outcome ON records(outcome);
+	CREATE INDEX records_failure ON records(failure);
+	CREATE INDEX records_conversation ON records(conversation_id);`,
+}
+
+// migrate brings the schema to len(migrations), one transaction per
+// migration. Each transaction re-reads user_version under the write lock,
+// so processes opening a new database at once apply every migration
+// exactly once.
+func (s *Store) migrate(ctx context.Context) error {
+	v, err := userVersion(ctx, s.db)
+	if err != nil {
+		return err
+	}
+	if err := checkVersion(v); err != nil {
+		return err
+	}
+	for v < len(migrations) {
+		err := s.write(ctx, func(tx *sql.Tx) error {
+			cur, err := userVersion(ctx, tx)
+			if err != nil {
+				return err
+			}
+			if err := checkVersion(cur); err != nil {
+				return err
+			}
+			if cur > v {
+				v = cur // another process got there first
+				return nil
+			}
+			if _, err := tx.ExecContext(ctx, migrations[v]); err != nil {
+				return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+			}
+			// PRAGMA takes no parameters; v+1 is our own integer.
+			if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+				return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+			}
+			v++
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkVersion rejects a database written by a newer agenthooks, whose
+// schema this one would misread.
+func checkVersion(v int) error {
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this agenthooks knows (%d): upgrade agenthooks, or set AGENTHOOKS_STATE_DIR to another directory", v, len(migrations))
+	}
+	return nil
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func userVersion(ctx context.Context, q querier) (int, error) {
+	var v int
+	if err := q.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	return v, nil
+}

@@ -1,0 +1,76 @@
+package state
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agenthooks/agenthooks/engine"
+)
+
+// Get returns the session of conversation id, or the zero Session when
+// there is none.
+func (s *Store) Get(ctx context.Context, id string) (engine.Session, error) {
+	sess, err := getSession(ctx, s.db, id)
+	if err != nil {
+		return sess, fmt.Errorf("%s: %w", s.path, err)
+	}
+	return sess, nil
+}
+
+// Update applies fn to the session of conversation id and stores the
+// result. The read, fn and the write happen in one write transaction, so
+// no concurrent update, from this process or another, is lost. fn runs
+// with the database's write lock held: it must only edit the session.
+func (s *Store) Update(ctx context.Context, id string, fn func(*engine.Session)) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		sess, err := getSession(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		fn(&sess)
+		data, err := json.Marshal(sess)
+		if err != nil {
+			return fmt.Errorf("encode session: %w", err)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO sessions (conversation_id, data, updated_at) VALUES (?, ?, ?)
+			ON CONFLICT (conversation_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`,
+			id, string(data), time.Now().UnixNano())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("update session %q in %s: %w", id, s.path, err)
+	}
+	return nil
+}
+
+// Delete forgets the session of conversation id.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE conversation_id = ?`, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("delete session %q in %s: %w", id, s.path, err)
+	}
+	return nil
+}
+
+func getSession(ctx context.Context, q querier, id string) (engine.Session, error) {
+	var sess engine.Session
+	var data string
+	err := q.QueryRowContext(ctx, `SELECT data FROM sessions WHERE conversation_id = ?`, id).Scan(&data)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return sess, nil
+	case err != nil:
+		return sess, fmt.Errorf("read session %q: %w", id, err)
+	}
+	if err := json.Unmarshal([]byte(data), &sess); err != nil {
+		return sess, fmt.Errorf("read session %q: stored JSON is corrupt: %w", id, err)
+	}
+	return sess, nil
+}

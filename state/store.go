@@ -1,0 +1,147 @@
+// Package state is agenthooks' durable state: an embedded SQLite database
+// (state.db in the state directory) holding the sessions and the execution
+// log, so that a series of short-lived `agenthooks run` processes behaves
+// like one long-lived engine.
+//
+// Store implements engine.SessionStore and audit.Sink. Many processes may
+// use one database at once: it runs in WAL mode (readers never block the
+// writer), every write transaction starts with BEGIN IMMEDIATE (it takes
+// the write lock up front, so two read-then-write transactions can never
+// deadlock on a lock upgrade), and a writer waits up to BusyTimeout for
+// another one to finish.
+package state
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite" // registers the "sqlite" database/sql driver, pure Go
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/engine"
+)
+
+// FileName is the database's name inside the state directory.
+const FileName = "state.db"
+
+// BusyTimeout is how long a write waits for other processes' writes
+// before it fails. Writes last milliseconds; the margin is for a machine
+// under load with many hook processes starting at once.
+const BusyTimeout = 10 * time.Second
+
+var (
+	_ engine.SessionStore = (*Store)(nil)
+	_ audit.Sink          = (*Store)(nil)
+)
+
+// Store is an open state database. It is safe for concurrent use by many
+// goroutines and, through SQLite's file locks, by many processes.
+type Store struct {
+	db   *sql.DB
+	path string
+	opts Options
+	// writer admits one write transaction of this process at a time, so
+	// the goroutines of one process queue here (cheaply, and honouring
+	// their contexts) instead of spinning in SQLite's busy handler;
+	// SQLite's lock then only arbitrates between processes.
+	writer chan struct{}
+}
+
+// Open opens (creating if needed) the database in o.Dir, which is created
+// with mode 0700 since the log can hold secrets, and brings its schema up
+// to date.
+func Open(ctx context.Context, o Options) (*Store, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := filepath.Abs(o.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("state directory %q: %w", o.Dir, err)
+	}
+	if strings.ContainsAny(dir, "?#") {
+		// The driver takes everything after '?' as its parameters.
+		return nil, fmt.Errorf("state directory %q contains '?' or '#', which SQLite cannot open: set AGENTHOOKS_STATE_DIR to another directory", dir)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create state directory (set AGENTHOOKS_STATE_DIR to change it): %w", err)
+	}
+	path := filepath.Join(dir, FileName)
+	db, err := sql.Open("sqlite", path+"?"+dsnParams())
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.SetMaxIdleConns(2)
+	s := &Store{db: db, path: path, opts: o, writer: make(chan struct{}, 1)}
+	if err := s.migrate(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// dsnParams are applied by the driver to every connection it opens.
+// synchronous=NORMAL is safe in WAL mode against a crashed or killed
+// process (a committed transaction is in the WAL file); only a power cut
+// can lose the last transactions, which an execution log can afford.
+func dsnParams() string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
+	return q.Encode()
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	if err := s.db.Close(); err != nil {
+		return fmt.Errorf("close %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Path is the database file's absolute path.
+func (s *Store) Path() string { return s.path }
+
+// write runs fn in one write transaction (BEGIN IMMEDIATE) and commits it,
+// or rolls it back when fn fails.
+func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+	select {
+	case s.writer <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.writer }()
+
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return busyHint(err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if err := fn(tx); err != nil {
+		return busyHint(err)
+	}
+	return busyHint(tx.Commit())
+}
+
+// busyHint explains a lock timeout, the one error a user can act on.
+func busyHint(err error) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY {
+		return fmt.Errorf("%w (another process held the state database for over %v)", err, BusyTimeout)
+	}
+	return err
+}
