@@ -3,6 +3,7 @@ module github.com/agenthooks/agenthooks
 go 1.26.0
 
 require (
+	github.com/creack/pty v1.1.24
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/rogpeppe/go-internal v1.16.0

@@ -215,7 +215,9 @@ func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision
 			if s.LoopCounts == nil {
 				s.LoopCounts = map[string]int{}
 			}
-			s.LoopCounts[loopKey] = d.LoopCount + 1
+			// An increment of what is stored now, not of what this run
+			// read: concurrent stops of one conversation each count.
+			s.LoopCounts[loopKey] = max(s.LoopCounts[loopKey], d.LoopCount) + 1
 		})
 	}
 	if err != nil {

@@ -67,19 +67,25 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("state directory %q: %w", o.Dir, err)
 	}
-	if strings.ContainsAny(dir, "?#") {
+	if strings.Contains(dir, "?") {
 		// The driver takes everything after '?' as its parameters.
-		return nil, fmt.Errorf("state directory %q contains '?' or '#', which SQLite cannot open: set AGENTHOOKS_STATE_DIR to another directory", dir)
+		return nil, fmt.Errorf("state directory %q contains '?', which SQLite cannot open: set AGENTHOOKS_STATE_DIR to another directory", dir)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create state directory (set AGENTHOOKS_STATE_DIR to change it): %w", err)
 	}
 	path := filepath.Join(dir, FileName)
+	// Created private before SQLite sees it: SQLite gives the -wal and
+	// -shm files the database file's mode.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	} else if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("create %s: %w", path, err)
+	}
 	db, err := sql.Open("sqlite", path+"?"+dsnParams())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db.SetMaxIdleConns(2)
 	s := &Store{db: db, path: path, opts: o, writer: make(chan struct{}, 1)}
 	if err := s.migrate(ctx); err != nil {
 		_ = db.Close()

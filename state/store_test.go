@@ -160,6 +160,18 @@ func TestOpenCreatesPrivateDir(t *testing.T) {
 	if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o700 {
 		t.Errorf("state dir mode %v, want 0700", fi.Mode().Perm())
 	}
+	if err := s.Write(context.Background(), []audit.Record{testRecord("x")}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{FileName, FileName + "-wal", FileName + "-shm"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %v, want 0600", name, fi.Mode().Perm())
+		}
+	}
 	var mode string
 	if err := s.db.QueryRow("PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode = %q, %v; want wal", mode, err)

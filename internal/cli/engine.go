@@ -5,24 +5,37 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/state"
 	"github.com/agenthooks/agenthooks/trust"
 )
 
 // openEngine loads the engine the way every verb that runs hooks does:
 // default locations (overridable by environment), the trust store of the
-// config dir. The returned function releases what the engine holds.
+// config dir, and the state store that makes a series of processes behave
+// like one long-lived engine (sessions, execution log). The returned
+// function closes the state store.
 func openEngine(ctx context.Context, roots []string) (*engine.Engine, func() error, error) {
-	_ = ctx
 	ts, err := trust.Open(trust.DefaultDir())
+	if err != nil {
+		return nil, nil, err
+	}
+	so, err := state.OptionsFromEnv()
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := state.Open(ctx, so)
 	if err != nil {
 		return nil, nil, err
 	}
 	eng, err := engine.Load(engine.Options{
 		Locations: config.DefaultLocations(roots),
 		Trust:     ts,
+		Sessions:  st,
+		Sink:      st,
 	})
 	if err != nil {
+		st.Close()
 		return nil, nil, err
 	}
-	return eng, func() error { return nil }, nil
+	return eng, st.Close, nil
 }

@@ -39,7 +39,8 @@ func newLogCmd(s *IO) *cobra.Command {
 		Long: `Log prints the execution log kept in the state database ($AGENTHOOKS_STATE_DIR,
 default $XDG_STATE_HOME/agenthooks/state.db): one record per hook execution, newest
 first, with its time, step, source, outcome (and failure kind), duration, exit code
-and command. Filters combine; each matches exactly.
+and command (cut to fit the terminal; on a narrow one the source is left out).
+Filters combine; each matches exactly.
 
 Outcomes: allow, deny, ask, block, continue, none, failed, fail-closed.
 Failure kinds: invalid_output, exit_status, timeout, spawn_error, output_too_large,

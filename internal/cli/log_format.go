@@ -33,14 +33,17 @@ const (
 // logPrinter writes entries as JSON lines or as a table whose header is
 // printed once, before the first rows.
 type logPrinter struct {
-	w         io.Writer
-	json      bool
-	color     bool
-	width     int
-	follow    bool
-	headed    bool
-	step, src int // column widths, set with the header
-	outcome   int
+	w      io.Writer
+	json   bool
+	color  bool
+	width  int
+	follow bool
+	headed bool
+	// Set with the header: the variable column widths, whether there is
+	// room for the source, and what is left for the command.
+	step, src, outcome int
+	showSource         bool
+	cmd                int
 }
 
 func newLogPrinter(w io.Writer, asJSON, follow bool) *logPrinter {
@@ -63,7 +66,7 @@ func (p *logPrinter) print(es []state.Entry) error {
 		if len(es) == 0 && !p.follow {
 			return nil
 		}
-		p.size(es)
+		p.layout(es)
 		p.header(bw)
 		p.headed = true
 	}
@@ -73,8 +76,10 @@ func (p *logPrinter) print(es []state.Entry) error {
 	return bw.Flush()
 }
 
-// size sets the variable column widths from the first batch.
-func (p *logPrinter) size(es []state.Entry) {
+// layout sizes the columns from the first batch. The command takes what
+// is left of the line; on a narrow terminal the source column goes first,
+// so that the command keeps minCmdWidth.
+func (p *logPrinter) layout(es []state.Entry) {
 	p.step, p.src, p.outcome = len("STEP"), len("SOURCE"), len("OUTCOME")
 	if p.follow {
 		p.step, p.src, p.outcome = followStep, followSource, followOutcome
@@ -84,28 +89,39 @@ func (p *logPrinter) size(es []state.Entry) {
 		p.src = max(p.src, utf8.RuneCountInString(e.Source))
 		p.outcome = max(p.outcome, utf8.RuneCountInString(outcomeText(e)))
 	}
-}
-
-// cmdWidth is what is left of the line for the command.
-func (p *logPrinter) cmdWidth() int {
-	used := timeWidth + p.step + p.src + p.outcome + msWidth + exitWidth + 6*2
-	return max(p.width-used, minCmdWidth)
+	const gap = 2
+	used := timeWidth + gap + p.step + gap + p.outcome + gap + msWidth + gap + exitWidth + gap
+	p.showSource = p.width-used-p.src-gap >= minCmdWidth
+	if p.showSource {
+		used += p.src + gap
+	}
+	p.cmd = max(p.width-used, minCmdWidth/2)
 }
 
 func (p *logPrinter) header(w io.Writer) {
-	line := fmt.Sprintf("%-*s  %-*s  %-*s  %-*s  %*s  %*s  %s", timeWidth, "TIME", p.step, "STEP", p.src, "SOURCE",
-		p.outcome, "OUTCOME", msWidth, "MS", exitWidth, "EXIT", "COMMAND")
-	fmt.Fprintln(w, paint(p.color, ansiBold, line))
+	cells := []string{fmt.Sprintf("%-*s", timeWidth, "TIME"), fmt.Sprintf("%-*s", p.step, "STEP")}
+	if p.showSource {
+		cells = append(cells, fmt.Sprintf("%-*s", p.src, "SOURCE"))
+	}
+	cells = append(cells, fmt.Sprintf("%-*s", p.outcome, "OUTCOME"), fmt.Sprintf("%*s", msWidth, "MS"),
+		fmt.Sprintf("%*s", exitWidth, "EXIT"), "COMMAND")
+	fmt.Fprintln(w, paint(p.color, ansiBold, strings.Join(cells, "  ")))
 }
 
 func (p *logPrinter) row(w io.Writer, e state.Entry) {
-	out := outcomeText(e)
-	fmt.Fprintf(w, "%s  %-*s  %-*s  %s  %*s  %*d  %s\n",
+	cells := []string{
 		paint(p.color, ansiDim, e.Time.Local().Format(logTimeFormat)),
-		p.step, e.Step, p.src, e.Source,
-		paint(p.color, outcomeStyle(e.Outcome), fmt.Sprintf("%-*s", p.outcome, out)),
-		msWidth, formatMS(e.DurationMS), exitWidth, e.ExitCode,
-		clipCommand(e.Command, p.cmdWidth()))
+		fmt.Sprintf("%-*s", p.step, e.Step),
+	}
+	if p.showSource {
+		cells = append(cells, fmt.Sprintf("%-*s", p.src, e.Source))
+	}
+	cells = append(cells,
+		paint(p.color, outcomeStyle(e.Outcome), fmt.Sprintf("%-*s", p.outcome, outcomeText(e))),
+		fmt.Sprintf("%*s", msWidth, formatMS(e.DurationMS)),
+		fmt.Sprintf("%*d", exitWidth, e.ExitCode),
+		clipCommand(e.Command, p.cmd))
+	fmt.Fprintln(w, strings.Join(cells, "  "))
 }
 
 // outcomeText is the outcome, with the failure kind when there is one.

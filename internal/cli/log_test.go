@@ -37,6 +37,10 @@ func TestLogScripts(t *testing.T) {
 			env.Setenv("AGENTHOOKS_STATE_DIR", filepath.Join(work, "state"))
 			env.Setenv("COLUMNS", "100")
 			env.Setenv("NO_COLOR", "")
+			// A race-enabled binary sleeps a second at exit (to catch late
+			// reports) once SQLite has started its threads; with a process
+			// per script line that adds up.
+			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			var names []string
 			for _, kv := range env.Vars {
 				if k, _, ok := strings.Cut(kv, "="); ok {
@@ -57,9 +61,9 @@ func TestLogScripts(t *testing.T) {
 // cmdSeedlog writes N records to the script's state database:
 //
 //	seedlog [-step S] [-source S] [-outcome O] [-failure F] [-conv C]
-//	        [-prefix P] [-command C] [-ago D] N
+//	        [-prefix P] [-command-file F] [-ago D] N
 //
-// Their commands are P1..PN (default prefix "cmd"), or C for all; their
+// Their commands are P1..PN (default prefix "cmd"), or F's content; their
 // times are D ago (default 0), a millisecond apart, oldest first.
 func cmdSeedlog(ts *testscript.TestScript, neg bool, args []string) {
 	if neg {
@@ -72,7 +76,7 @@ func cmdSeedlog(ts *testscript.TestScript, neg bool, args []string) {
 	failure := fs.String("failure", "", "")
 	conv := fs.String("conv", "conv-1", "")
 	prefix := fs.String("prefix", "cmd", "")
-	command := fs.String("command", "", "")
+	commandFile := fs.String("command-file", "", "")
 	ago := fs.Duration("ago", 0, "")
 	ts.Check(fs.Parse(args))
 	if fs.NArg() != 1 {
@@ -85,9 +89,9 @@ func cmdSeedlog(ts *testscript.TestScript, neg bool, args []string) {
 	recs := make([]audit.Record, n)
 	for i := range recs {
 		t := base.Add(time.Duration(i-n) * time.Millisecond)
-		cmd := *command
-		if cmd == "" {
-			cmd = fmt.Sprintf("%s%d", *prefix, i+1)
+		cmd := fmt.Sprintf("%s%d", *prefix, i+1)
+		if *commandFile != "" {
+			cmd = ts.ReadFile(*commandFile)
 		}
 		recs[i] = audit.Record{
 			ID: audit.NewID(t), Time: t, Step: *step, ConversationID: *conv, Command: cmd, Type: "command",
@@ -191,12 +195,13 @@ func cmdLogfollow(ts *testscript.TestScript, neg bool, args []string) {
 				f.lines <- sc.Text()
 			}
 		}()
+		cmd, lines := f.cmd, f.lines
 		ts.Defer(func() {
-			if f.cmd.ProcessState == nil {
-				_ = f.cmd.Process.Kill()
-				for range f.lines { // let the reader finish
+			if cmd.ProcessState == nil { // the script failed before stop
+				_ = cmd.Process.Kill()
+				for range lines { // let the reader finish
 				}
-				_ = f.cmd.Wait()
+				_ = cmd.Wait()
 			}
 		})
 		f.await(ts, n)
@@ -214,6 +219,7 @@ func cmdLogfollow(ts *testscript.TestScript, neg bool, args []string) {
 		}
 		fmt.Fprint(ts.Stdout(), strings.Join(f.out, "\n")+"\n")
 		fmt.Fprint(ts.Stderr(), f.stderr.String())
+		*f = follower{envNames: f.envNames} // ready for another start
 	default:
 		ts.Fatalf("usage: logfollow start N [flags] | logfollow stop N")
 	}

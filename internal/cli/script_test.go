@@ -30,6 +30,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, "xdg"))
 			env.Setenv("AGENTHOOKS_CONFIG_DIR", filepath.Join(work, "config"))
 			env.Setenv("AGENTHOOKS_ENTERPRISE_CONFIG", filepath.Join(work, "etc", "hooks.json"))
+			env.Setenv("AGENTHOOKS_STATE_DIR", filepath.Join(work, "state"))
+			// Race-built processes otherwise sleep a second at exit.
+			env.Setenv("GORACE", "atexit_sleep_ms=0")
 			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
 		},
 	})

@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes of exec besides the command's own, listed in its help. They
+// follow the convention of wrappers such as env, nice and timeout, so a
+// caller can tell "agenthooks failed" from "the command failed" as far as
+// one byte allows.
+const (
+	// ExitExecFailed: agenthooks could not gate the command (the hooks
+	// could not be loaded); nothing ran.
+	ExitExecFailed = 125
+	// ExitExecDenied: a hook denied the command, or asked and nobody
+	// said yes; nothing ran. sh uses 126 for "found but cannot run".
+	ExitExecDenied = 126
+	// ExitExecNotFound: the command's program does not exist (sh's 127).
+	ExitExecNotFound = 127
+)
+
+// Ask policies: what exec does when a hook answers "ask".
+const (
+	askPrompt = "prompt" // ask on the terminal; deny when there is none
+	askAllow  = "allow"  // run without asking
+	askDeny   = "deny"   // refuse without asking
+)
+
+// envConversation names the conversation when --conversation is not given,
+// so an agent can set it once for every command it runs.
+const envConversation = "AGENTHOOKS_CONVERSATION_ID"
+
+type execOptions struct {
+	io           *IO
+	workspaces   []string
+	script       string // the -c STRING
+	scriptSet    bool
+	ask          string
+	conversation string
+	noPTY        bool
+	quiet        bool
+	args         []string
+}
+
+func init() { registerVerb(newExecCmd) }
+
+func newExecCmd(s *IO) *cobra.Command {
+	o := &execOptions{io: s}
+	cmd := &cobra.Command{
+		Use:   "exec [flags] [--] COMMAND [ARG]...  |  exec [flags] -c STRING [ARG0 [ARG]...]",
+		Short: "Run a shell command behind the shell hooks (beforeShellExecution, preToolUse, …)",
+		Long: `Exec gates one command the way Cursor gates an agent's terminal command: it runs the
+preToolUse (tool "Shell") and beforeShellExecution hooks, and only when neither denies
+does it run the command, with its stdin, stdout and stderr passed through. Then it
+runs afterShellExecution and postToolUse (postToolUseFailure when the command failed
+or was refused) with the output and duration, and exits with the command's exit code.
+
+Flags go before the command: from COMMAND (or -c STRING) on, every argument is the
+command's. The command hooks see is the single argument as it is, -c's STRING, or
+the arguments joined and shell-quoted. A single argument and -c STRING run through
+the shell (/bin/sh -c, PowerShell on Windows); two or more arguments run as they
+are, with no shell. When a preToolUse hook rewrites the command
+(updated_input.command), the new command runs through the shell, once
+beforeShellExecution has checked it too.
+
+A hook that answers "ask" gets a question on the terminal (/dev/tty, the console on
+Windows) showing the command and the hook's message: only y or yes runs it. Without
+a terminal (neither stdin nor stderr is one), --ask decides: prompt (the default)
+and deny refuse, allow runs. --ask=allow and --ask=deny never prompt.
+
+When stdout is a terminal, the command gets a pseudo-terminal of its own, sized and
+set up like ours, and everything it shows is relayed and captured, so interactive
+programs work and the after-hooks still see the output (Cursor's agents run commands
+in a terminal too). ^Z stops it on that terminal, where exec cannot resume it: for
+job control, --no-pty hands it our terminal directly and captures nothing.
+Otherwise stdout and stderr are copied through pipes, byte for byte, and captured
+in the order they are read. The after-hooks get at most 1 MiB: the first and last
+512 KiB, with a line saying how much was left out between them.
+
+-c accepts the form agents use with $SHELL (-c STRING, -lc STRING; -l and -i are
+accepted and ignored), so a one-line wrapper script can serve as an agent's SHELL:
+  #!/bin/sh
+  exec agenthooks exec "$@"
+
+SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to the command. Exit status: the
+command's; 128+N when it died of signal N (or exec was interrupted before it ran);
+125 when the hooks could not be loaded; 126 when a hook denied it or asked and got no
+yes; 127 when its program was not found; 64 for a usage error.`,
+		Example: `  agenthooks exec -- git push origin main
+  agenthooks exec 'npm test 2>&1 | tail -n 20'
+  agenthooks exec --workspace ~/src/app -c 'make -j4'
+  AGENTHOOKS_CONVERSATION_ID=c42 agenthooks exec --ask=allow -- rm -rf build`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			o.scriptSet = cmd.Flags().Changed("command")
+			if !o.scriptSet && len(args) == 0 {
+				return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
+			}
+			switch o.ask {
+			case askPrompt, askAllow, askDeny:
+			default:
+				return usageErr("--ask %q: must be prompt, allow or deny", o.ask)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.args = args
+			return o.run(cmd.Context())
+		},
+	}
+	f := cmd.Flags()
+	// The command's own flags follow it: stop at the first argument.
+	f.SetInterspersed(false)
+	f.StringVarP(&o.script, "command", "c", "", "run STRING through the shell, as sh -c does; arguments after it become $0, $1, …")
+	f.StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the current directory")
+	f.StringVar(&o.conversation, "conversation", "", "conversation_id for the hooks (default $"+envConversation+")")
+	f.StringVar(&o.ask, "ask", askPrompt, "when a hook asks: prompt (on the terminal; deny without one), allow, deny")
+	f.BoolVar(&o.noPTY, "no-pty", false, "when stdout is a terminal, give it to the command directly: no output capture")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not report configuration problems or rewritten commands on stderr")
+	f.BoolP("login", "l", false, "accepted for $SHELL compatibility; ignored")
+	f.BoolP("interactive", "i", false, "accepted for $SHELL compatibility; ignored")
+	return cmd
+}
+
+// run gates the command, runs it, reports it, and ends with its status.
+func (o *execOptions) run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	sigs := execNotify()
+	defer execStopNotify(sigs)
+
+	cwd, err := os.Getwd()
+	if err != nil {
+		return &exitError{code: ExitExecFailed, err: fmt.Errorf("current directory: %w", err)}
+	}
+	roots, err := o.roots(cwd)
+	if err != nil {
+		return err
+	}
+	eng, closeEngine, err := openEngine(ctx, roots)
+	if err != nil {
+		return &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
+	}
+	defer func() { _ = closeEngine() }()
+	if !o.quiet {
+		for _, p := range eng.Problems() {
+			fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
+		}
+	}
+
+	call := o.newCall(eng, cwd)
+	verdict, err := call.gate(ctx, sigs)
+	if err != nil {
+		return err
+	}
+	if verdict.interrupted != nil {
+		fmt.Fprintf(o.io.Err, "agenthooks: interrupted (%v) before the command ran\n", verdict.interrupted)
+		return silentExit(execSignalCode(verdict.interrupted))
+	}
+	if verdict.rewritten && !o.quiet {
+		fmt.Fprintf(o.io.Err, "agenthooks: a hook rewrote the command to: %s\n", call.command)
+	}
+	if !verdict.run {
+		for _, m := range verdict.messages {
+			fmt.Fprintln(o.io.Err, m)
+		}
+		call.refused(ctx, sigs, verdict.reason)
+		return silentExit(ExitExecDenied)
+	}
+
+	res := execRun(call.spec(), execStdio{in: o.io.In, out: o.io.Out, err: o.io.Err}, !o.noPTY, sigs)
+	if res.startErr != "" {
+		fmt.Fprintln(o.io.Err, "agenthooks:", res.startErr)
+	}
+	call.after(ctx, sigs, res)
+	if res.code != 0 {
+		return silentExit(res.code)
+	}
+	return nil
+}
+
+// roots are the workspace roots: the flags, else the current directory.
+func (o *execOptions) roots(cwd string) ([]string, error) {
+	if len(o.workspaces) == 0 {
+		return []string{cwd}, nil
+	}
+	out := make([]string, 0, len(o.workspaces))
+	for _, r := range o.workspaces {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return nil, usageErr("workspace %q: %v", r, err)
+		}
+		out = append(out, abs)
+	}
+	return out, nil
+}

@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/event"
+)
+
+// execVerdict is what the before-hooks (and the user, when asked) decided.
+type execVerdict struct {
+	run       bool
+	rewritten bool
+	// messages are printed on stderr when the command does not run;
+	// reason is the error_message postToolUseFailure gets.
+	messages []string
+	reason   string
+	// interrupted is the signal that stopped exec before it decided.
+	interrupted os.Signal
+}
+
+// gate runs the before-hooks and, when one asks, the question on the
+// terminal. A signal meanwhile stops everything: hooks cut short fail
+// open, so deciding on their answers would let the command through.
+func (c *execCall) gate(ctx context.Context, sigs <-chan os.Signal) (execVerdict, error) {
+	hctx, stop := execWatch(ctx, sigs)
+	v, err := c.decide(hctx)
+	if sig := stop(); sig != nil {
+		return execVerdict{interrupted: sig}, nil
+	}
+	if err == nil && ctx.Err() != nil {
+		err = &exitError{code: ExitExecFailed, err: fmt.Errorf("run hooks, so nothing ran: %w", ctx.Err())}
+	}
+	return v, err
+}
+
+func (c *execCall) decide(ctx context.Context) (execVerdict, error) {
+	pre, shell, err := c.before(ctx)
+	if err != nil {
+		return execVerdict{}, err
+	}
+	decisions := []*engine.Decision{shell, pre}
+	var v execVerdict
+	// A rewritten command is checked by the shell hooks too: they must
+	// never let through a command they did not see.
+	if cmd, ok := execUpdatedCommand(pre); ok && cmd != c.command && execMerge(decisions) != event.Deny {
+		c.rewrite(cmd)
+		v.rewritten = true
+		again, err := c.eng.Run(ctx, event.BeforeShellExecution, c.shellPayload())
+		if err != nil {
+			return execVerdict{}, &exitError{code: ExitExecFailed, err: err}
+		}
+		decisions = append(decisions, again)
+	}
+	switch execMerge(decisions) {
+	case event.Deny:
+		for _, d := range decisions {
+			if d.Permission == event.Deny && !slices.Contains(v.messages, d.ClientMessage) {
+				v.messages = append(v.messages, d.ClientMessage)
+			}
+		}
+		v.reason = strings.Join(v.messages, "\n")
+	case event.Ask:
+		var why []string
+		for _, d := range decisions {
+			if d.Permission == event.Ask && d.UserMessage != "" && !slices.Contains(why, d.UserMessage) {
+				why = append(why, d.UserMessage)
+			}
+		}
+		v.run, v.reason = c.confirm(ctx, why)
+		if !v.run {
+			v.messages = []string{v.reason}
+		}
+	default:
+		v.run = true
+	}
+	return v, nil
+}
+
+// before runs preToolUse and beforeShellExecution at once: they are
+// independent, and every command waits for the slower of the two.
+func (c *execCall) before(ctx context.Context) (pre, shell *engine.Decision, err error) {
+	var wg sync.WaitGroup
+	var preErr, shellErr error
+	wg.Go(func() {
+		pre, preErr = c.eng.Run(ctx, event.PreToolUse, c.toolPayload(map[string]any{}))
+	})
+	wg.Go(func() {
+		shell, shellErr = c.eng.Run(ctx, event.BeforeShellExecution, c.shellPayload())
+	})
+	wg.Wait()
+	for _, e := range []error{preErr, shellErr} {
+		if e != nil {
+			return nil, nil, &exitError{code: ExitExecFailed, err: fmt.Errorf("run hooks, so nothing ran: %w", e)}
+		}
+	}
+	return pre, shell, nil
+}
+
+func (c *execCall) shellPayload() json.RawMessage {
+	return c.payload(map[string]any{"command": c.command, "sandbox": false})
+}
+
+// execMerge is the most restrictive permission of the decisions: the rule
+// the engine applies between hooks, applied here between steps.
+func execMerge(ds []*engine.Decision) event.Permission {
+	p := event.NoOpinion
+	for _, d := range ds {
+		if d.Permission.Rank() > p.Rank() {
+			p = d.Permission
+		}
+	}
+	return p
+}
+
+// confirm settles a hook's "ask": by --ask, or by asking on the terminal.
+// It returns whether to run and, when not, why.
+func (c *execCall) confirm(ctx context.Context, why []string) (bool, string) {
+	detail := ""
+	if len(why) > 0 {
+		detail = ": " + strings.Join(why, "; ")
+	}
+	switch c.o.ask {
+	case askAllow:
+		return true, ""
+	case askDeny:
+		return false, "agenthooks: a hook asks for confirmation and --ask=deny refuses" + detail
+	}
+	noTerminal := "agenthooks: a hook asks for confirmation and there is no terminal to ask on (--ask=allow runs such commands)" + detail
+	if !execIsTerminal(c.o.io.In) && !execIsTerminal(c.o.io.Err) {
+		return false, noTerminal
+	}
+	t, err := execOpenTerminal()
+	if err != nil {
+		return false, noTerminal
+	}
+	defer t.close()
+	yes, err := execAsk(ctx, t, c.command, why)
+	switch {
+	case err != nil:
+		return false, "agenthooks: no answer to the confirmation a hook asks for: " + err.Error()
+	case !yes:
+		return false, "agenthooks: not confirmed, not run" + detail
+	}
+	return true, ""
+}
