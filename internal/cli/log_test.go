@@ -29,18 +29,11 @@ func TestLogScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "logscript"),
 		Setup: func(env *testscript.Env) error {
-			work := env.WorkDir
-			env.Setenv("HOME", filepath.Join(work, "home"))
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, "xdg"))
-			env.Setenv("AGENTHOOKS_CONFIG_DIR", filepath.Join(work, "config"))
-			env.Setenv("AGENTHOOKS_ENTERPRISE_CONFIG", filepath.Join(work, "etc", "hooks.json"))
-			env.Setenv("AGENTHOOKS_STATE_DIR", filepath.Join(work, "state"))
+			if err := isolate(env); err != nil {
+				return err
+			}
 			env.Setenv("COLUMNS", "100")
 			env.Setenv("NO_COLOR", "")
-			// A race-enabled binary sleeps a second at exit (to catch late
-			// reports) once SQLite has started its threads; with a process
-			// per script line that adds up.
-			env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			var names []string
 			for _, kv := range env.Vars {
 				if k, _, ok := strings.Cut(kv, "="); ok {
@@ -48,7 +41,7 @@ func TestLogScripts(t *testing.T) {
 				}
 			}
 			env.Values[followerKey{}] = &follower{envNames: names}
-			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
+			return nil
 		},
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"seedlog":   cmdSeedlog,

@@ -44,16 +44,7 @@ the current directory.
 Steps: ` + stepList(),
 		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution
   agenthooks run stop --workspace ~/src/app < stop.json`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErr("run takes exactly one STEP, e.g. agenthooks run beforeShellExecution")
-			}
-			o.step = event.Step(args[0])
-			if !o.step.Known() {
-				return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
-			}
-			return nil
-		},
+		Args:              stepArg("run", "agenthooks run beforeShellExecution", &o.step),
 		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 		ValidArgsFunction: completeStep,
 	}
@@ -68,12 +59,9 @@ func (o *runOptions) run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 
-	payload, err := io.ReadAll(io.LimitReader(o.io.In, maxPayload+1))
+	payload, err := readPayload(o.io.In)
 	if err != nil {
-		return fmt.Errorf("read payload: %w", err)
-	}
-	if len(payload) > maxPayload {
-		return dataErr("payload on stdin is larger than %d MiB", maxPayload>>20)
+		return err
 	}
 	roots, err := workspaceRoots(payload, o.workspaces)
 	if err != nil {
@@ -156,4 +144,31 @@ func completeStep(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 		names[i] = string(s)
 	}
 	return names, cobra.ShellCompDirectiveNoFileComp
+}
+
+// stepArg checks a verb's single STEP argument and stores it.
+func stepArg(verb, example string, step *event.Step) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return usageErr("%s takes exactly one STEP, e.g. %s", verb, example)
+		}
+		*step = event.Step(args[0])
+		if !step.Known() {
+			return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
+		}
+		return nil
+	}
+}
+
+// readPayload reads a step's payload, bounded: beforeReadFile payloads
+// carry whole files, so the bound is generous but there is one.
+func readPayload(r io.Reader) ([]byte, error) {
+	payload, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
+	if err != nil {
+		return nil, fmt.Errorf("read payload: %w", err)
+	}
+	if len(payload) > maxPayload {
+		return nil, dataErr("payload is larger than %d MiB", maxPayload>>20)
+	}
+	return payload, nil
 }

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -23,17 +24,23 @@ func TestMain(m *testing.M) {
 // leaks in.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir: filepath.Join("testdata", "script"),
-		Setup: func(env *testscript.Env) error {
-			work := env.WorkDir
-			env.Setenv("HOME", filepath.Join(work, "home"))
-			env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, "xdg"))
-			env.Setenv("AGENTHOOKS_CONFIG_DIR", filepath.Join(work, "config"))
-			env.Setenv("AGENTHOOKS_ENTERPRISE_CONFIG", filepath.Join(work, "etc", "hooks.json"))
-			env.Setenv("AGENTHOOKS_STATE_DIR", filepath.Join(work, "state"))
-			// Race-built processes otherwise sleep a second at exit.
-			env.Setenv("GORACE", "atexit_sleep_ms=0")
-			return os.MkdirAll(filepath.Join(work, "home"), 0o755)
-		},
+		Dir:   filepath.Join("testdata", "script"),
+		Setup: isolate,
 	})
+}
+
+// isolate gives a script its own HOME, config, state and enterprise
+// paths, so nothing on the machine leaks in or is touched.
+func isolate(env *testscript.Env) error {
+	work := env.WorkDir
+	env.Setenv("HOME", filepath.Join(work, "home"))
+	env.Setenv("XDG_CONFIG_HOME", filepath.Join(work, "xdg"))
+	env.Setenv("AGENTHOOKS_CONFIG_DIR", filepath.Join(work, "config"))
+	env.Setenv("AGENTHOOKS_ENTERPRISE_CONFIG", filepath.Join(work, "etc", "hooks.json"))
+	env.Setenv("AGENTHOOKS_STATE_DIR", filepath.Join(work, "state"))
+	// A race-enabled binary sleeps a second at exit (to catch late
+	// reports) once SQLite has started its threads; with a process per
+	// script line that adds up.
+	env.Setenv("GORACE", strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
+	return os.MkdirAll(filepath.Join(work, "home"), 0o755)
 }

@@ -41,16 +41,7 @@ stdin when FILE is "-" or not given.`,
 		Example: `  agenthooks test beforeShellExecution --payload push.json
   echo '{"command":"git push"}' | agenthooks test beforeShellExecution
   agenthooks test stop --payload stop.json --json`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) != 1 {
-				return usageErr("test takes exactly one STEP, e.g. agenthooks test beforeShellExecution --payload p.json")
-			}
-			o.step = event.Step(args[0])
-			if !o.step.Known() {
-				return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
-			}
-			return nil
-		},
+		Args:              stepArg("test", "agenthooks test beforeShellExecution --payload p.json", &o.step),
 		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 		ValidArgsFunction: completeStep,
 	}
@@ -75,9 +66,9 @@ func (o *testOptions) run(ctx context.Context) error {
 		defer f.Close()
 		in = f
 	}
-	payload, err := io.ReadAll(io.LimitReader(in, maxPayload+1))
+	payload, err := readPayload(in)
 	if err != nil {
-		return fmt.Errorf("read payload: %w", err)
+		return err
 	}
 	roots, err := workspaceRoots(payload, o.workspaces)
 	if err != nil {
