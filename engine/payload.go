@@ -33,9 +33,11 @@ func (p *payload) set(k string, v json.RawMessage) {
 	p.added[k] = true
 }
 
-// setDefault gives a field a value when the host did not send it.
+// setDefault gives a field a value when the host did not send it, or
+// sent it empty (a typed input marshals unset fields as "" or null).
 func (p *payload) setDefault(k string, v json.RawMessage) {
-	if _, ok := p.fields[k]; !ok {
+	switch old, ok := p.fields[k]; {
+	case !ok, string(old) == `""`, string(old) == "null":
 		p.set(k, v)
 	}
 }

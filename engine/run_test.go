@@ -246,3 +246,20 @@ func waitFor(t *testing.T, reloaded <-chan struct{}, cond func() bool) {
 		}
 	}
 }
+
+// TestTypedInputGetsCommonFields: a typed input leaves the common fields
+// zero; the hook still sees the engine's defaults.
+func TestTypedInputGetsCommonFields(t *testing.T) {
+	f := newFixture(t)
+	out := filepath.Join(f.dir, "payload")
+	f.write(config.User, map[event.Step][]hk{event.BeforeShellExecution: {{"command": f.script("p.sh", `cat > `+out)}}})
+	if _, err := f.engine().Run(t.Context(), event.BeforeShellExecution, &event.BeforeShellExecutionInput{Command: "ls", Cwd: "/"}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	for _, k := range []string{`"hook_event_name":"beforeShellExecution"`, `"cursor_version":"agenthooks"`, `"workspace_roots":["` + f.root + `"]`, `"command":"ls"`} {
+		if !strings.Contains(string(got), k) {
+			t.Errorf("payload %s lacks %s", got, k)
+		}
+	}
+}
