@@ -3,7 +3,6 @@ package config
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,12 +15,13 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 )
 
-// schemaErrors validates data against the compiled schema, reading it
-// with encoding/json as any other tool would, and returns the instance
-// pointers of the failing leaves (nil when valid).
+// schemaErrors validates data against the schema with a complete JSON
+// Schema validator (the reference the in-house checker is compared with),
+// reading it with encoding/json as any other tool would, and returns the
+// instance pointers of the failing leaves (nil when valid).
 func schemaErrors(t *testing.T, data []byte) []string {
 	t.Helper()
-	sch, err := compiledSchema()
+	sch, err := referenceSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,18 +29,7 @@ func schemaErrors(t *testing.T, data []byte) []string {
 	if err != nil {
 		t.Fatalf("test document is not JSON: %v", err)
 	}
-	var ve *jsonschema.ValidationError
-	if err := sch.Validate(inst); !errors.As(err, &ve) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		return nil
-	}
-	var ptrs []string
-	for _, l := range schemaLeaves(ve, nil) {
-		ptrs = append(ptrs, pointerOf(l.InstanceLocation))
-	}
-	return ptrs
+	return referencePointers(t, sch, inst)
 }
 
 func TestSchemaShape(t *testing.T) {
@@ -85,7 +74,12 @@ func TestSchemaShape(t *testing.T) {
 	if !sameSet(opts, hookKeys) {
 		t.Errorf("schema options %v, loader options %v", opts, hookKeys)
 	}
-	// The schema is itself a valid 2020-12 schema: it compiled.
+	// The schema is itself a valid 2020-12 schema: a complete validator
+	// compiles it (checking it against the meta-schema), and so does the
+	// in-house checker, which knows every keyword it uses.
+	if _, err := referenceSchema(); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := compiledSchema(); err != nil {
 		t.Fatal(err)
 	}
@@ -265,8 +259,8 @@ func TestSchemaProblemsLocated(t *testing.T) {
 		line, col int
 		ptr, text string
 	}{
-		{5, 36, "/hooks/stop/0/timeout", "/h/hooks.json:5:36: hooks.stop[0].timeout: does not match the schema: exclusiveMinimum: got -3, want 0"},
-		{6, 7, "/hooks/stop/1", `/h/hooks.json:6:7: hooks.stop[1]: does not match the schema: missing property 'prompt'`},
+		{5, 36, "/hooks/stop/0/timeout", "/h/hooks.json:5:36: hooks.stop[0].timeout: does not match the schema: must be greater than 0, got -3"},
+		{6, 7, "/hooks/stop/1", `/h/hooks.json:6:7: hooks.stop[1]: does not match the schema: missing required property "prompt"`},
 	}
 	for i, w := range want {
 		p := got[i]
