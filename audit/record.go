@@ -30,7 +30,8 @@ type Record struct {
 	ExitCode       int             `json:"exit_code"`
 	Stderr         string          `json:"stderr,omitempty"`
 	// Failure is "" for a valid execution, else one of the failure kinds
-	// (invalid_output, exit_status, timeout, spawn_error, output_too_large).
+	// (invalid_output, exit_status, timeout, spawn_error, output_too_large,
+	// model_error, canceled, unsupported).
 	Failure string `json:"failure,omitempty"`
 	// Outcome is what the hook said, as the merge saw it: "allow", "deny",
 	// "ask", "block", "continue", "none", "failed", "fail-closed".

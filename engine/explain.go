@@ -102,10 +102,15 @@ func (d *Decision) Explain() []string {
 	return lines
 }
 
+// name identifies a hook in messages: its source, what it runs (a prompt
+// hook's prompt, shortened) and where it is defined.
 func name(h *config.Hook) string {
 	what := h.Command
 	if h.Type == config.TypePrompt {
-		what = "prompt hook"
+		what = h.Prompt
+		if r := []rune(what); len(r) > 60 {
+			what = string(r[:59]) + "…"
+		}
 	}
 	return fmt.Sprintf("%s hook %q (%s)", h.Source, what, h.ID())
 }

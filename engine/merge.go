@@ -31,8 +31,7 @@ func read(step event.Step, o *Outcome) answer {
 	r := o.Result
 	switch {
 	case r.Failure != runner.OK && o.Hook.FailClosed:
-		msg := fmt.Sprintf("hook %q (%s) failed and is fail-closed: %s: %s",
-			o.Hook.Command, o.Hook.Source, r.Failure, r.Detail)
+		msg := fmt.Sprintf("%s failed and is fail-closed: %s: %s", name(o.Hook), r.Failure, r.Detail)
 		o.Said = "fail-closed"
 		return answer{blocked: true, perm: event.Deny, user: msg, agent: msg}
 	case r.Failure != runner.OK:

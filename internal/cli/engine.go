@@ -2,9 +2,12 @@ package cli
 
 import (
 	"context"
+	"os"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/llm"
+	"github.com/agenthooks/agenthooks/runner"
 	"github.com/agenthooks/agenthooks/state"
 	"github.com/agenthooks/agenthooks/trust"
 )
@@ -16,6 +19,11 @@ import (
 // function closes the state store.
 func openEngine(ctx context.Context, roots []string) (*engine.Engine, func() error, error) {
 	ts, err := trust.Open(trust.DefaultDir())
+	if err != nil {
+		return nil, nil, err
+	}
+	// Before the state store opens, so a bad variable needs no cleanup.
+	judge, err := llm.FromEnv(os.Getenv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -32,6 +40,7 @@ func openEngine(ctx context.Context, roots []string) (*engine.Engine, func() err
 		Trust:     ts,
 		Sessions:  st,
 		Sink:      st,
+		Runners:   map[string]runner.Runner{config.TypePrompt: runner.Prompt{Client: judge}},
 	})
 	if err != nil {
 		st.Close()

@@ -42,9 +42,9 @@ first, with its time, step, source, outcome (and failure kind), duration, exit c
 and command (cut to fit the terminal; on a narrow one the source is left out).
 Filters combine; each matches exactly.
 
-Outcomes: allow, deny, ask, block, continue, none, failed, fail-closed.
+Outcomes: allow, deny, ask, block, continue, none, answered, failed, fail-closed.
 Failure kinds: invalid_output, exit_status, timeout, spawn_error, output_too_large,
-or "any" for every failed run.
+model_error, canceled, unsupported, or "any" for every failed run.
 
 --since and --until take a duration back from now (90m, 1h, 7d) or a time
 (2025-06-01T15:04:05Z, 2025-06-01). --json prints one JSON object a line: the
