@@ -101,6 +101,7 @@ func Main(args []string) int {
 
 // Execute runs the command line with the given streams and arguments.
 func Execute(s *IO, args []string) int {
+	args = asShell(args)
 	root := NewRoot(s)
 	root.SetArgs(args)
 	err := root.Execute()
@@ -130,4 +131,17 @@ func isUsage(err error) bool {
 		}
 	}
 	return false
+}
+
+// asShell lets agenthooks stand in for a shell: agents run commands as
+// `$SHELL -c STRING` (or -lc, -ic), so those arguments mean `exec -c`.
+func asShell(args []string) []string {
+	if len(args) == 0 || len(args[0]) < 2 || args[0][0] != '-' || args[0][1] == '-' {
+		return args
+	}
+	flags := args[0][1:]
+	if !strings.HasSuffix(flags, "c") || strings.Trim(flags, "lic") != "" {
+		return args
+	}
+	return append([]string{"exec"}, args...)
 }
