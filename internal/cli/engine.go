@@ -7,6 +7,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/llm"
+	"github.com/agenthooks/agenthooks/policy"
 	"github.com/agenthooks/agenthooks/runner"
 	"github.com/agenthooks/agenthooks/state"
 	"github.com/agenthooks/agenthooks/trust"
@@ -40,7 +41,12 @@ func openEngine(ctx context.Context, roots []string) (*engine.Engine, func() err
 		Trust:     ts,
 		Sessions:  st,
 		Sink:      st,
-		Runners:   map[string]runner.Runner{config.TypePrompt: runner.Prompt{Client: judge}},
+		Runners: map[string]runner.Runner{
+			// `agenthooks policy FILE` hooks are evaluated in-process; every
+			// other command still runs as a process.
+			config.TypeCommand: policy.Runner{Fallback: runner.Command{}},
+			config.TypePrompt:  runner.Prompt{Client: judge},
+		},
 	})
 	if err != nil {
 		st.Close()

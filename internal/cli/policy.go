@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/policy"
+)
+
+func init() { registerVerb(newPolicyCmd) }
+
+type policyOptions struct {
+	io   *IO
+	file string
+	step string
+}
+
+// newPolicyCmd is `agenthooks policy FILE` (a hook: payload on stdin,
+// answer on stdout) with the subcommands check and test. A subcommand name
+// wins over a file of the same name; `./check` names the file.
+func newPolicyCmd(s *IO) *cobra.Command {
+	o := &policyOptions{io: s}
+	cmd := &cobra.Command{
+		Use:   "policy FILE",
+		Short: "Evaluate a policy file as a hook; check it; test it against cases",
+		Long: `policy FILE is a hook: it reads a step's payload on stdin (the step comes from its
+hook_event_name), evaluates the policy's rules and prints the answer in Cursor's
+shape: {"permission":"deny","user_message":…,"agent_message":…}, {"continue":false,…}
+for beforeSubmitPrompt, {} when no rule matched. It exits 0 whenever it decided; a
+policy that does not compile, or a rule that fails to evaluate, prints the problem
+on stderr and exits 1 (a hook failure: fail-open unless the hook is failClosed).
+
+Put it in any hooks.json: Cursor runs it as a process; agenthooks recognises the
+command and evaluates the policy in process, with the same answer.
+
+  policy check FILE...              compile, print every problem as file:line:col
+  policy test FILE --cases FILE     run the cases file's expectations
+
+A file named check or test is written ./check or ./test. The policy language is
+described in docs/policies.md.`,
+		Example: `  echo '{"hook_event_name":"beforeShellExecution","command":"git push origin main"}' | agenthooks policy git.yaml
+  agenthooks policy check examples/policies/git.yaml examples/policies/rm.yaml
+  agenthooks policy test git.yaml --cases git.cases.yaml`,
+		Args: func(_ *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0:
+				return usageErr("policy takes a FILE (or: policy check FILE..., policy test FILE --cases FILE)")
+			case len(args) > 1:
+				hint := ""
+				if sub, ok := nearSubcommand(args[0]); ok {
+					hint = fmt.Sprintf(" (did you mean policy %s?)", sub)
+				}
+				return usageErr("policy takes exactly one FILE, got %d arguments%s", len(args), hint)
+			}
+			o.file = args[0]
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+	}
+	cmd.Flags().StringVar(&o.step, "step", "", "the step, when the payload has no hook_event_name")
+	cmd.AddCommand(newPolicyCheckCmd(s), newPolicyTestCmd(s))
+	return cmd
+}
+
+// nearSubcommand suggests check or test for a mistyped first argument
+// ("chek", "tests").
+func nearSubcommand(s string) (string, bool) {
+	for _, sub := range []string{"check", "test"} {
+		if s != sub && len(s) >= 3 && strings.HasPrefix(sub, s[:3]) {
+			return sub, true
+		}
+	}
+	return "", false
+}
+
+func (o *policyOptions) run(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	defer stop()
+
+	payload, err := readPayload(o.io.In)
+	if err != nil {
+		return err
+	}
+	input := map[string]any{}
+	if len(payload) > 0 {
+		if err := json.Unmarshal(payload, &input); err != nil {
+			return dataErr("payload on stdin is not a JSON object: %v", err)
+		}
+	}
+	step := event.Step(o.step)
+	if name, ok := input["hook_event_name"].(string); ok && name != "" {
+		step = event.Step(name)
+	}
+	if step == "" {
+		return usageErr("the payload has no hook_event_name: give the step with --step")
+	}
+	p, err := policy.Load(o.file)
+	if err != nil {
+		printProblems(o.io, err)
+		return silentExit(ExitProblems)
+	}
+	out := []byte("{}")
+	if step.Known() {
+		v, err := p.Decide(ctx, step, input)
+		if err != nil {
+			return err
+		}
+		out = v.JSON(step)
+	}
+	_, err = fmt.Fprintf(o.io.Out, "%s\n", out)
+	return err
+}
+
+// printProblems prints a policy's problems, one per line.
+func printProblems(s *IO, err error) {
+	var errs policy.Errors
+	if errors.As(err, &errs) {
+		for _, p := range errs {
+			fmt.Fprintln(s.Err, p.Error())
+		}
+		return
+	}
+	fmt.Fprintln(s.Err, "agenthooks:", err)
+}

@@ -1,0 +1,472 @@
+package policy
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// wrapper describes a program that runs another program given as its
+// operands: its options, what comes between them and the program, and
+// which options mean it runs nothing.
+type wrapper struct {
+	optSpec
+	assigns   bool   // NAME=VALUE words may come before the program
+	skip      int    // operands before the program (timeout's duration, chroot's root)
+	noRun     string // short options after which nothing is run (command -v, sudo -l)
+	noRunLong []string
+	sameShell bool // a builtin: the program runs in this shell
+}
+
+// wrappers are the programs that run their operands as a command. Shells,
+// eval-like builtins, xargs and find have their own handlers in inside.
+var wrappers = map[string]wrapper{
+	"command":    {optSpec: optSpec{}, noRun: "vV", sameShell: true},
+	"builtin":    {sameShell: true},
+	"exec":       {optSpec: optSpec{short: "a"}, sameShell: true},
+	"nohup":      {},
+	"nice":       {optSpec: optSpec{short: "n", long: []string{"adjustment"}}},
+	"time":       {optSpec: optSpec{short: "fo", long: []string{"format", "output"}}},
+	"timeout":    {optSpec: optSpec{short: "sk", long: []string{"signal", "kill-after"}}, skip: 1},
+	"stdbuf":     {optSpec: optSpec{short: "ioe", long: []string{"input", "output", "error"}}},
+	"setsid":     {},
+	"ionice":     {optSpec: optSpec{short: "cnpPu", long: []string{"class", "classdata", "pid", "pgid", "uid"}}, noRun: "pPu", noRunLong: []string{"pid", "pgid", "uid"}},
+	"unbuffer":   {},
+	"chroot":     {optSpec: optSpec{long: []string{"userspec", "groups"}}, skip: 1},
+	"busybox":    {},
+	"pkexec":     {optSpec: optSpec{long: []string{"user"}}},
+	"caffeinate": {optSpec: optSpec{short: "tw"}},
+	"sudo": {
+		optSpec: optSpec{
+			short: "aCcDgpRrTtUu",
+			long: []string{"auth-type", "close-from", "login-class", "chdir", "group", "prompt",
+				"chroot", "role", "type", "command-timeout", "other-user", "user", "host"},
+		},
+		assigns:   true,
+		noRun:     "elvKVh",
+		noRunLong: []string{"edit", "list", "validate", "remove-timestamp", "version", "help"},
+	},
+	"doas": {optSpec: optSpec{short: "aCu"}, noRun: "C"},
+	"env": {
+		optSpec: optSpec{short: "uCSPa", long: []string{"unset", "chdir", "split-string", "argv0"}},
+		assigns: true,
+	},
+}
+
+// shells run a command string given with -c, or a script read from
+// standard input when given none.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
+	"ash": true, "yash": true, "fish": true, "rbash": true, "posh": true, "oksh": true,
+}
+
+// inside looks into a command for the commands it runs and applies the
+// builtins that change this shell's state.
+func (w *walker) inside(c *call, name string) {
+	args := c.args[1:]
+	if wr, ok := wrappers[name]; ok {
+		w.unwrap(c, name, wr, args)
+		return
+	}
+	if shells[name] {
+		w.shell(c, name, args)
+		return
+	}
+	switch name {
+	case "cd", "pushd":
+		w.cd(c, name, args)
+	case "popd":
+		c.st.cwd = ""
+	case "source", ".":
+		c.st.forget()
+	case "eval":
+		w.eval(c, args)
+	case "read", "mapfile", "readarray", "getopts", "printf", "let", "export", "declare",
+		"typeset", "local", "readonly", "set":
+		// Whatever they may assign is no longer known.
+		for _, a := range args {
+			n, _, _ := strings.Cut(a.s, "=")
+			if syntax.ValidName(n) {
+				c.st.set(n, value{})
+			}
+		}
+	case "unset":
+		for _, a := range args {
+			if syntax.ValidName(a.s) && !a.dynamic {
+				c.st.set(a.s, value{unset: true})
+			}
+		}
+	case "alias":
+		for _, a := range args {
+			if _, v, ok := strings.Cut(a.s, "="); ok {
+				w.nested(c, v, a.dynamic, newState(c.cwd), "alias")
+			}
+		}
+	case "trap":
+		_, i := optSpec{}.scan(args)
+		if len(args)-i >= 2 && args[i].s != "-" {
+			w.nested(c, args[i].s, args[i].dynamic, newState(""), "trap")
+		}
+	case "watch":
+		w.watch(c, args)
+	case "su", "runuser", "script":
+		if v, ok := commandOpt(args); ok {
+			w.nested(c, v.s, v.dynamic, newState(c.cwd), name+" -c")
+		}
+	case "flock":
+		w.flock(c, args)
+	case "xargs":
+		w.xargs(c, args)
+	case "find":
+		w.findExec(c, args)
+	}
+}
+
+// commandOpt finds a -c COMMAND (or --command=COMMAND) option anywhere
+// among args: su, runuser, script and flock accept options after their
+// operands.
+func commandOpt(args argv) (field, bool) {
+	for i, a := range args {
+		switch {
+		case a.dynamic:
+		case a.s == "--":
+			return field{}, false
+		case a.s == "--command" || a.s == "--session-command":
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+		case strings.HasPrefix(a.s, "--command=") || strings.HasPrefix(a.s, "--session-command="):
+			_, v, _ := strings.Cut(a.s, "=")
+			return field{s: v}, true
+		case len(a.s) > 1 && a.s[0] == '-' && a.s[1] != '-' && strings.HasSuffix(a.s, "c"):
+			if i+1 < len(args) {
+				return args[i+1], true
+			}
+		}
+	}
+	return field{}, false
+}
+
+// nested analyses a command string that a program runs as shell code.
+func (w *walker) nested(c *call, src string, dynamic bool, st *state, via string) {
+	v := appendVia(c.via, via)
+	if dynamic {
+		w.dynamicAll(src, v, c.cwd)
+		return
+	}
+	w.parseAndWalk(src, st, v, c.sc.depth+1)
+}
+
+// unwrap finds the program a wrapper runs and analyses it in turn.
+func (w *walker) unwrap(c *call, name string, wr wrapper, args argv) {
+	if name == "env" {
+		args = expandSplitString(args)
+	}
+	opts, i := wr.scan(args)
+	for _, o := range opts {
+		if strings.Contains(wr.noRun, o.name) && len(o.name) == 1 || slices.Contains(wr.noRunLong, o.name) {
+			return
+		}
+	}
+	env := c.env
+	if wr.assigns {
+		var n int
+		env, n = skipAssigns(args[i:], maps.Clone(env))
+		i += n
+	}
+	i += wr.skip
+	if i >= len(args) {
+		return
+	}
+	sub := c.sub(args[i:], name)
+	sub.env = env
+	if wr.sameShell {
+		sub.st = c.st
+	} else {
+		sub.st = c.st.clone()
+	}
+	dirOpts := map[string][]string{"env": {"C", "chdir"}, "sudo": {"D", "chdir"}}[name]
+	if dir, ok := optValue(opts, dirOpts...); ok && len(dirOpts) > 0 {
+		sub.cwd = chdirFrom(sub.cwd, dir)
+	}
+	w.run(sub)
+}
+
+// expandSplitString applies env -S STRING / --split-string=STRING: the
+// string's words take its place among the arguments.
+func expandSplitString(args argv) argv {
+	for i, a := range args {
+		var s string
+		var rest int
+		switch {
+		case a.s == "-S" || a.s == "--split-string":
+			if i+1 >= len(args) {
+				return args
+			}
+			s, rest = args[i+1].s, i+2
+			if args[i+1].dynamic {
+				return append(append(argv{}, args[:i]...), field{s: s, dynamic: true})
+			}
+		case strings.HasPrefix(a.s, "-S") && !a.dynamic:
+			s, rest = a.s[2:], i+1
+		case strings.HasPrefix(a.s, "--split-string=") && !a.dynamic:
+			s, rest = strings.TrimPrefix(a.s, "--split-string="), i+1
+		case a.s == "--" || !strings.HasPrefix(a.s, "-"):
+			return args
+		default:
+			continue
+		}
+		words, ok := splitWords(s)
+		if !ok {
+			words = argv{{s: s, dynamic: true}}
+		}
+		out := append(append(append(argv{}, args[:i]...), words...), args[rest:]...)
+		return out
+	}
+	return args
+}
+
+func chdirFrom(cwd string, dir field) string {
+	if dir.dynamic {
+		return ""
+	}
+	st := newState(cwd)
+	st.chdir(dir.s)
+	return st.cwd
+}
+
+// cd applies cd and pushd to the shell's directory.
+func (w *walker) cd(c *call, name string, args argv) {
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].s, "-") && len(args[i].s) > 1 && !args[i].dynamic {
+		if args[i].s == "--" {
+			i++
+			break
+		}
+		if name == "pushd" && args[i].s != "-n" {
+			c.st.cwd = "" // pushd -N rotates the stack
+			return
+		}
+		i++
+	}
+	switch {
+	case i >= len(args):
+		if name == "pushd" {
+			c.st.cwd = "" // swaps the top two directories
+		} else {
+			c.st.chdir("~")
+		}
+	case args[i].dynamic || name == "pushd" && strings.HasPrefix(args[i].s, "+"):
+		c.st.cwd = ""
+	default:
+		c.st.chdir(args[i].s)
+	}
+}
+
+// eval runs its arguments, joined by spaces, as shell code in this shell.
+func (w *walker) eval(c *call, args argv) {
+	if len(args) > 0 && args[0].s == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return
+	}
+	dynamic := false
+	for _, a := range args {
+		dynamic = dynamic || a.dynamic
+	}
+	if dynamic {
+		w.dynamicAll(strings.Join(args.strings(), " "), appendVia(c.via, "eval"), c.cwd)
+		c.st.forget()
+		return
+	}
+	w.nested(c, strings.Join(args.strings(), " "), false, c.st, "eval")
+}
+
+// shell handles sh/bash/zsh/…: `-c STRING` is analysed as shell code in
+// a fresh shell (unexported variables do not reach it, so none is
+// known); a script read from standard input is analysed when it is a
+// literal here-document or here-string, and is dynamic otherwise; a
+// script file is opaque, like any program.
+func (w *walker) shell(c *call, name string, args argv) {
+	cmdString, stdin := false, false
+	i := 0
+scan:
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case a.dynamic:
+			if i+1 < len(args) {
+				// `bash $flags "…"`: the flags may be -c.
+				w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+				return
+			}
+			break scan
+		case a.s == "--" || a.s == "-":
+			i++
+			break scan
+		case a.s == "--rcfile" || a.s == "--init-file" || a.s == "--init-command" || a.s == "-C" && name == "fish":
+			i += 2
+		case a.s == "--command" && name == "fish":
+			cmdString = true
+			i++
+		case strings.HasPrefix(a.s, "--command=") && name == "fish":
+			w.nested(c, strings.TrimPrefix(a.s, "--command="), false, newState(c.cwd), name+" -c")
+			return
+		case strings.HasPrefix(a.s, "--"):
+			i++
+		case len(a.s) > 1 && (a.s[0] == '-' || a.s[0] == '+'):
+			i++
+			for _, ch := range a.s[1:] {
+				switch ch {
+				case 'c':
+					cmdString = true
+				case 's':
+					stdin = true
+				case 'o', 'O':
+					i++
+				}
+			}
+		default:
+			break scan
+		}
+	}
+	switch {
+	case cmdString:
+		if i < len(args) {
+			w.nested(c, args[i].s, args[i].dynamic, newState(c.cwd), name+" -c")
+		}
+	case stdin || i >= len(args):
+		w.shellStdin(c, name)
+	}
+}
+
+// shellStdin analyses the script a shell reads from its standard input.
+func (w *walker) shellStdin(c *call, name string) {
+	via := name + " <<"
+	for _, r := range c.redirs {
+		var word *syntax.Word
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			word = r.Hdoc
+		case syntax.WordHdoc:
+			word = r.Word
+		case syntax.RdrIn:
+			return // a script file: opaque, like `bash script.sh`
+		default:
+			continue
+		}
+		if word == nil {
+			continue
+		}
+		if s, ok := w.literal(c.st, word); ok {
+			w.nested(c, s, false, newState(c.cwd), via)
+		} else {
+			w.dynamicAll(c.sc.text(word), appendVia(c.via, via), c.cwd)
+		}
+		return
+	}
+	// Piped in, or inherited: unknown.
+	w.dynamicAll(c.text, appendVia(c.via, via), c.cwd)
+}
+
+// watch runs its operands through sh -c, or directly with -x.
+func (w *walker) watch(c *call, args argv) {
+	opts, i := optSpec{short: "nq", long: []string{"interval"}}.scan(args)
+	if i >= len(args) {
+		return
+	}
+	if hasOpt(opts, "x", "exec") {
+		sub := c.sub(args[i:], "watch")
+		sub.st = c.st.clone()
+		w.run(sub)
+		return
+	}
+	dynamic := false
+	for _, a := range args[i:] {
+		dynamic = dynamic || a.dynamic
+	}
+	w.nested(c, strings.Join(args[i:].strings(), " "), dynamic, newState(c.cwd), "watch")
+}
+
+// flock runs `flock LOCK -c STRING` as shell code, or `flock LOCK CMD…`.
+func (w *walker) flock(c *call, args argv) {
+	if v, ok := commandOpt(args); ok {
+		w.nested(c, v.s, v.dynamic, newState(c.cwd), "flock -c")
+		return
+	}
+	_, i := optSpec{short: "wE", long: []string{"wait", "timeout", "conflict-exit-code"}}.scan(args)
+	if i+1 >= len(args) {
+		return
+	}
+	sub := c.sub(args[i+1:], "flock")
+	sub.st = c.st.clone()
+	w.run(sub)
+}
+
+// xargs runs its program (echo by default) with arguments read from its
+// input, which are dynamic.
+func (w *walker) xargs(c *call, args argv) {
+	spec := optSpec{short: "adEILnPs", long: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}}
+	opts, i := spec.scan(args)
+	prog := argv{{s: "echo"}}
+	if i < len(args) {
+		prog = append(argv{}, args[i:]...)
+	}
+	repl, ok := optValue(opts, "I")
+	if !ok {
+		for _, o := range opts {
+			switch {
+			case o.name == "i":
+				repl, ok = field{s: "{}"}, true
+			case o.name == "replace":
+				repl, ok = field{s: "{}"}, true
+				if o.has {
+					repl = o.val
+				}
+			}
+		}
+	}
+	if ok && repl.s != "" {
+		for j := range prog {
+			if strings.Contains(prog[j].s, repl.s) {
+				prog[j].dynamic = true
+			}
+		}
+	} else {
+		prog = append(prog, field{s: "{input}", dynamic: true})
+	}
+	sub := c.sub(prog, "xargs")
+	sub.st = c.st.clone()
+	w.run(sub)
+}
+
+// findExec analyses the commands of find's -exec, -execdir, -ok and
+// -okdir; the "{}" they are given is dynamic.
+func (w *walker) findExec(c *call, args argv) {
+	for i := 0; i < len(args); i++ {
+		switch args[i].s {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		j := i + 1
+		for j < len(args) && args[j].s != ";" && args[j].s != "+" {
+			j++
+		}
+		if j > i+1 {
+			prog := append(argv{}, args[i+1:j]...)
+			for k := range prog {
+				if strings.Contains(prog[k].s, "{}") {
+					prog[k].dynamic = true
+				}
+			}
+			sub := c.sub(prog, "find "+args[i].s)
+			sub.st = c.st.clone()
+			w.run(sub)
+		}
+		i = j
+	}
+}
