@@ -1,0 +1,119 @@
+// Package server is the team hooks server: the Connect handlers of
+// TeamHooksService (members' machines fetch their team's hooks) and
+// AdminService (administrators manage teams, hooks and tokens), behind
+// bearer-token authentication, with /healthz and Prometheus /metrics.
+//
+// One handler answers the Connect, gRPC and gRPC-Web protocols; Serve
+// speaks HTTP/1.1 and HTTP/2, the latter without TLS too (h2c), so gRPC
+// clients work against a plain-text listener behind a TLS-terminating
+// proxy. The server keeps no state of its own: everything is in the
+// store, so replicas sharing one PostgreSQL database are interchangeable.
+package server
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/agenthooks/agenthooks/team/store"
+	"github.com/agenthooks/agenthooks/team/teamv1/teamv1connect"
+)
+
+// Config configures a Server.
+type Config struct {
+	// Store holds everything; required.
+	Store store.Store
+	// MaxScriptBytes is the largest script_content the server accepts
+	// (0: store.DefaultMaxScriptBytes). Give the store the same limit:
+	// the server checks it first, to answer with the server's own
+	// number, and it sizes the default MaxRequestBytes.
+	MaxScriptBytes int
+	// MaxRequestBytes bounds a request message; 0 means twice
+	// MaxScriptBytes (room for a script's JSON escaping) plus 64 KiB.
+	MaxRequestBytes int64
+	// Root, when set, serves every path the API does not: the dashboard.
+	Root http.Handler
+	// Logger receives one line per administrative call and per failure;
+	// nil discards.
+	Logger *slog.Logger
+	// TLSCertFile and TLSKeyFile, both set, make Serve speak HTTPS.
+	TLSCertFile, TLSKeyFile string
+	// ShutdownTimeout is how long Serve waits for requests in flight
+	// once its context ends; 0 means 30 seconds.
+	ShutdownTimeout time.Duration
+}
+
+// Server is a configured team hooks server.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	tls     *tls.Config // nil: plain text
+	metrics *metrics
+	handler http.Handler
+}
+
+// New checks the configuration (loading the TLS key pair, so that a bad
+// one fails at start rather than at the first connection) and builds the
+// server's handler.
+func New(c Config) (*Server, error) {
+	if c.Store == nil {
+		return nil, errors.New("team server: no store")
+	}
+	if c.MaxScriptBytes <= 0 {
+		c.MaxScriptBytes = store.DefaultMaxScriptBytes
+	}
+	if c.MaxRequestBytes <= 0 {
+		c.MaxRequestBytes = 2*int64(c.MaxScriptBytes) + 64<<10
+	}
+	if c.ShutdownTimeout <= 0 {
+		c.ShutdownTimeout = 30 * time.Second
+	}
+	s := &Server{cfg: c, log: c.Logger, metrics: newMetrics()}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	switch {
+	case c.TLSCertFile != "" && c.TLSKeyFile != "":
+		pair, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("TLS certificate %s and key %s: %w", c.TLSCertFile, c.TLSKeyFile, err)
+		}
+		s.tls = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	case c.TLSCertFile != "" || c.TLSKeyFile != "":
+		return nil, errors.New("TLS needs both a certificate and a key (--tls-cert and --tls-key)")
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Handler is the server's whole HTTP handler: the two services, /healthz,
+// /metrics, and Config.Root for everything else.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+func (s *Server) routes() http.Handler {
+	opts := func(need store.Role) connect.HandlerOption {
+		return connect.WithHandlerOptions(
+			connect.WithReadMaxBytes(int(s.cfg.MaxRequestBytes)),
+			// Outermost first: the metrics see authentication failures.
+			connect.WithInterceptors(s.observe(), s.authenticate(need)),
+			// A full answer of large scripts is worth compressing for
+			// clients that accept it; small ones are not.
+			connect.WithCompressMinBytes(4<<10),
+		)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(teamv1connect.NewTeamHooksServiceHandler(&teamHooks{s: s}, opts(store.RoleMember)))
+	mux.Handle(teamv1connect.NewAdminServiceHandler(&admin{s: s}, opts(store.RoleAdmin)))
+	mux.HandleFunc("GET /healthz", s.health)
+	mux.Handle("GET /metrics", s.metrics)
+	if s.cfg.Root != nil {
+		mux.Handle("/", s.cfg.Root)
+	}
+	return mux
+}

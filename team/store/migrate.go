@@ -1,0 +1,136 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// migrations are the schema's versions, shared by every dialect:
+// migrations[i] takes the schema from version i to i+1. They are
+// append-only: a released migration is never edited, a change is a new
+// one. {{id}} is the dialect's auto-numbered primary key; everything else
+// is SQL both SQLite and PostgreSQL read the same way (BIGINT, TEXT,
+// BOOLEAN, DOUBLE PRECISION). Times are Unix milliseconds.
+var migrations = []string{
+	// 1: teams, hooks, history, tokens.
+	`CREATE TABLE teams (
+		id         {{id}},
+		name       TEXT NOT NULL UNIQUE,
+		revision   BIGINT NOT NULL DEFAULT 0,
+		created_at BIGINT NOT NULL
+	);
+
+	CREATE TABLE hooks (
+		id                {{id}},
+		team_id           BIGINT NOT NULL REFERENCES teams(id),
+		hook_step         TEXT NOT NULL,
+		script_name       TEXT NOT NULL,
+		operating_systems TEXT NOT NULL, -- comma-separated; '' is every system
+		is_active         BOOLEAN NOT NULL,
+		script_content    TEXT NOT NULL,
+		matcher           TEXT NOT NULL,
+		timeout_seconds   DOUBLE PRECISION NOT NULL,
+		fail_closed       BOOLEAN NOT NULL,
+		updated_at        BIGINT NOT NULL,
+		updated_by        TEXT NOT NULL
+	);
+	-- A team's scripts share one folder on each machine.
+	CREATE UNIQUE INDEX hooks_team_script ON hooks(team_id, script_name);
+
+	-- No foreign key to hooks: a deleted hook's history stays.
+	CREATE TABLE history (
+		id          {{id}},
+		team_id     BIGINT NOT NULL REFERENCES teams(id),
+		hook_id     BIGINT NOT NULL,
+		action      TEXT NOT NULL,
+		actor       TEXT NOT NULL,
+		at          BIGINT NOT NULL,
+		revision    BIGINT NOT NULL,
+		script_name TEXT NOT NULL
+	);
+	CREATE INDEX history_team ON history(team_id, id);
+	CREATE INDEX history_hook ON history(hook_id, id);
+
+	-- Names are unique, revoked tokens included, so that the name the
+	-- history shows always means one token.
+	CREATE TABLE tokens (
+		id         {{id}},
+		name       TEXT NOT NULL UNIQUE,
+		role       TEXT NOT NULL,
+		team_id    BIGINT REFERENCES teams(id), -- NULL for admin tokens
+		hash       TEXT NOT NULL UNIQUE,        -- hex SHA-256 of the secret
+		created_at BIGINT NOT NULL,
+		revoked_at BIGINT                       -- NULL while the token is live
+	);
+	CREATE INDEX tokens_team ON tokens(team_id);`,
+}
+
+// migrate brings the schema to len(migrations) in one transaction that
+// first takes the dialect's migration lock, so that servers starting at
+// once against a new database apply each migration exactly once, and a
+// failed migration leaves the schema as it was.
+func (s *sqlStore) migrate(ctx context.Context) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if s.d.migrationLock != "" {
+			if _, err := tx.ExecContext(ctx, s.d.migrationLock); err != nil {
+				return fmt.Errorf("lock schema for migration: %w", err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    BIGINT PRIMARY KEY,
+			applied_at BIGINT NOT NULL
+		)`); err != nil {
+			return fmt.Errorf("create schema_migrations: %w", err)
+		}
+		var v int
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_migrations`).Scan(&v); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if v > len(migrations) {
+			return fmt.Errorf("schema version %d is newer than this agenthooks knows (%d): upgrade agenthooks, or use another database", v, len(migrations))
+		}
+		for ; v < len(migrations); v++ {
+			for _, stmt := range s.d.statements(migrations[v]) {
+				if _, err := tx.ExecContext(ctx, stmt); err != nil {
+					return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+				}
+			}
+			if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`), v+1, nowMs()); err != nil {
+				return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+			}
+		}
+		return nil
+	})
+}
+
+// statements fills in the dialect's words and splits a migration into
+// statements, since not every driver runs several in one Exec. A
+// migration holds no string literal with "--" or ";" in it.
+func (d dialect) statements(migration string) []string {
+	migration = stripComments(migration)
+	for k, v := range d.words {
+		migration = strings.ReplaceAll(migration, "{{"+k+"}}", v)
+	}
+	var out []string
+	for stmt := range strings.SplitSeq(migration, ";") {
+		if stmt = strings.TrimSpace(stmt); stmt != "" {
+			out = append(out, stmt)
+		}
+	}
+	return out
+}
+
+// stripComments drops -- comments.
+func stripComments(s string) string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(s, "\n") {
+		if i := strings.Index(line, "--"); i >= 0 {
+			line = line[:i]
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

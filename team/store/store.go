@@ -1,0 +1,189 @@
+// Package store keeps a team server's state: teams, their hooks, the
+// history of every change to those hooks, and access tokens. All of it
+// lives in the database, so any number of server replicas can share one
+// PostgreSQL database; a single server can use an embedded SQLite file
+// instead. Both run the same schema, migrations and queries, written once
+// with `?` placeholders and a few dialect words filled in per database.
+//
+// Every change to a hook is one transaction that also bumps the team's
+// revision and appends a history row naming the token that made it, so a
+// client holding revision N knows that nothing changed while the
+// revision is still N.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Store is the storage a team server needs. Implementations are safe for
+// concurrent use.
+type Store interface {
+	// CreateTeam creates a team with revision 0. A name already taken is
+	// ErrConflict.
+	CreateTeam(ctx context.Context, name string) (Team, error)
+	// Team returns one team, or ErrNotFound.
+	Team(ctx context.Context, id int64) (Team, error)
+	// TeamByName returns one team, or ErrNotFound.
+	TeamByName(ctx context.Context, name string) (Team, error)
+	// ListTeams returns every team, oldest first.
+	ListTeams(ctx context.Context) ([]Team, error)
+
+	// Hooks returns a team and all its hooks (by id), read at one
+	// revision. When knownRevision is not 0 and equals the team's
+	// revision, it returns the team alone, without reading the hooks:
+	// the cheap answer to a polling client that is up to date.
+	Hooks(ctx context.Context, teamID, knownRevision int64) (Snapshot, error)
+	// CreateHook adds h to the team; h.ID, h.TeamID and the Updated
+	// fields are set by the store. It returns the stored hook and the
+	// team's new revision.
+	CreateHook(ctx context.Context, actor string, teamID int64, h Hook) (Hook, int64, error)
+	// UpdateHook replaces the hook with id h.ID (its team stays).
+	UpdateHook(ctx context.Context, actor string, h Hook) (Hook, int64, error)
+	// SetHookActive turns a hook on or off. Setting the state it
+	// already has is still a change: it is recorded and bumps the
+	// revision, so the history shows every administrator's action.
+	SetHookActive(ctx context.Context, actor string, id int64, active bool) (Hook, int64, error)
+	// DeleteHook removes a hook and returns the team's new revision.
+	DeleteHook(ctx context.Context, actor string, id int64) (int64, error)
+	// History returns a team's hook changes, newest first.
+	History(ctx context.Context, f HistoryFilter) ([]Change, error)
+
+	// CreateToken makes a token and returns it with its secret, which
+	// is stored only as a hash and cannot be read back.
+	CreateToken(ctx context.Context, name string, role Role, teamID int64) (Token, string, error)
+	// Authenticate returns the live token whose secret is given, or
+	// ErrNotFound.
+	Authenticate(ctx context.Context, secret string) (Token, error)
+	// ListTokens returns the live tokens, of one team when teamID is
+	// not 0, oldest first.
+	ListTokens(ctx context.Context, teamID int64) ([]Token, error)
+	// RevokeToken makes a token unusable at once. Its row stays, so its
+	// name keeps identifying the changes it made.
+	RevokeToken(ctx context.Context, id int64) error
+
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// Close releases the database.
+	Close() error
+}
+
+// Team is a group of machines that share a set of hooks.
+type Team struct {
+	ID   int64
+	Name string
+	// Revision goes up by one with every change to the team's hooks.
+	Revision    int64
+	CreatedAtMs int64
+}
+
+// Hook is one hook a team distributes.
+type Hook struct {
+	ID               int64
+	TeamID           int64
+	Step             string
+	ScriptName       string
+	OperatingSystems []string // empty means every system
+	Active           bool
+	ScriptContent    string
+	Matcher          string
+	TimeoutSeconds   float64 // 0 means the engine's default
+	FailClosed       bool
+	UpdatedAtMs      int64
+	UpdatedBy        string
+}
+
+// Snapshot is a team's hooks as of one revision.
+type Snapshot struct {
+	Team Team
+	// Unchanged is set when the caller's known revision is current;
+	// Hooks is then nil.
+	Unchanged bool
+	Hooks     []Hook
+}
+
+// Actions recorded in the history.
+const (
+	ActionCreate     = "create"
+	ActionUpdate     = "update"
+	ActionActivate   = "activate"
+	ActionDeactivate = "deactivate"
+	ActionDelete     = "delete"
+)
+
+// Change is one entry of a team's history.
+type Change struct {
+	ID         int64
+	TeamID     int64
+	HookID     int64
+	Action     string
+	Actor      string
+	AtMs       int64
+	Revision   int64
+	ScriptName string
+}
+
+// HistoryFilter selects history entries.
+type HistoryFilter struct {
+	TeamID int64
+	HookID int64 // 0: every hook of the team
+	Limit  int   // 0: DefaultHistoryLimit; capped at MaxHistoryLimit
+}
+
+// History page sizes.
+const (
+	DefaultHistoryLimit = 100
+	MaxHistoryLimit     = 1000
+)
+
+// Role is what a token may do.
+type Role string
+
+const (
+	// RoleMember reads its team's hooks.
+	RoleMember Role = "member"
+	// RoleAdmin administers every team, hook and token.
+	RoleAdmin Role = "admin"
+)
+
+// ParseRole accepts "member" and "admin".
+func ParseRole(s string) (Role, error) {
+	switch r := Role(strings.TrimSpace(s)); r {
+	case RoleMember, RoleAdmin:
+		return r, nil
+	}
+	return "", &ValidationError{Field: "role", Problem: fmt.Sprintf("%q is not a role", s), Fix: `use "member" (reads one team's hooks) or "admin"`}
+}
+
+// Token is an access token; its secret is never stored.
+type Token struct {
+	ID          int64
+	Name        string
+	Role        Role
+	TeamID      int64 // set for member tokens
+	CreatedAtMs int64
+}
+
+// Errors a caller can act on. Match them with errors.Is; the returned
+// errors wrap them with the object concerned.
+var (
+	ErrNotFound = errors.New("not found")
+	ErrConflict = errors.New("already exists")
+)
+
+// ValidationError is input the store refuses: which field, what is
+// wrong with it, and how to fix it.
+type ValidationError struct {
+	Field   string
+	Problem string
+	Fix     string
+}
+
+func (e *ValidationError) Error() string {
+	if e.Fix == "" {
+		return e.Field + ": " + e.Problem
+	}
+	return e.Field + ": " + e.Problem + " (fix: " + e.Fix + ")"
+}

@@ -1,0 +1,144 @@
+package store
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/match"
+)
+
+// DefaultMaxScriptBytes is the largest script a hook may carry unless
+// Options say otherwise: hook scripts are small programs, and every
+// member machine downloads every script at each change.
+const DefaultMaxScriptBytes = 1 << 20
+
+// MaxNameBytes bounds team and token names, and ScriptNameMax script
+// names (the common file-name limit of Linux, macOS and Windows).
+const (
+	MaxNameBytes  = 200
+	ScriptNameMax = 255
+)
+
+// Operating systems a hook may target: the names Cursor's API uses.
+var OperatingSystems = []string{"Windows", "Macintosh", "Linux"}
+
+// ValidateHook checks a hook as the server receives it: a known step, a
+// script name that is a plain file name on every system, known operating
+// systems, a script within maxScriptBytes, a matcher that compiles, a
+// timeout that is a non-negative number of seconds.
+func ValidateHook(h Hook, maxScriptBytes int) error {
+	if !event.Step(h.Step).Known() {
+		return &ValidationError{Field: "hook_step", Problem: fmt.Sprintf("%q is not a hook step", h.Step), Fix: "use one of " + stepList()}
+	}
+	if err := validateScriptName(h.ScriptName); err != nil {
+		return err
+	}
+	if err := validateOperatingSystems(h.OperatingSystems); err != nil {
+		return err
+	}
+	if n := len(h.ScriptContent); n > maxScriptBytes {
+		return &ValidationError{Field: "script_content", Problem: fmt.Sprintf("%d bytes, over the server's limit of %d", n, maxScriptBytes), Fix: "make the script smaller, or start the server with a larger --max-script-bytes"}
+	}
+	if !utf8.ValidString(h.ScriptContent) {
+		return &ValidationError{Field: "script_content", Problem: "not valid UTF-8", Fix: "send the script as UTF-8 text"}
+	}
+	if strings.IndexByte(h.ScriptContent, 0) >= 0 {
+		return &ValidationError{Field: "script_content", Problem: "contains a NUL byte", Fix: "send a text script; a binary can be fetched by a small script instead"}
+	}
+	if _, err := match.Compile(h.Matcher); err != nil {
+		return &ValidationError{Field: "matcher", Problem: err.Error(), Fix: `write a JavaScript regular expression, e.g. "^git push", or leave it empty to match everything`}
+	}
+	if t := h.TimeoutSeconds; t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
+		return &ValidationError{Field: "timeout_seconds", Problem: fmt.Sprintf("%v is not a number of seconds ≥ 0", t), Fix: "use 0 for the engine's default, or a positive number of seconds"}
+	}
+	return nil
+}
+
+// validateScriptName accepts a name that can be written as is in the
+// team's hooks folder on every system: no directory parts, nothing
+// hidden, nothing Windows refuses, and not the manifest's own name.
+func validateScriptName(name string) error {
+	bad := func(problem string) error {
+		return &ValidationError{Field: "script_name", Problem: fmt.Sprintf("%q %s", name, problem), Fix: `use a plain file name such as "block-push.sh"`}
+	}
+	switch {
+	case name == "":
+		return bad("is empty")
+	case len(name) > ScriptNameMax:
+		return bad(fmt.Sprintf("is %d bytes long, over %d", len(name), ScriptNameMax))
+	case !utf8.ValidString(name):
+		return bad("is not valid UTF-8")
+	case strings.ContainsAny(name, `/\`):
+		return bad("contains a path separator")
+	case strings.Contains(name, ".."):
+		return bad(`contains ".."`)
+	case name[0] == '.':
+		return bad("starts with a dot (hidden file)")
+	case strings.ContainsAny(name, `<>:"|?*`):
+		return bad(`contains one of <>:"|?*, which Windows does not allow in file names`)
+	case strings.HasSuffix(name, " ") || strings.HasSuffix(name, "."):
+		return bad("ends with a space or a dot, which Windows drops")
+	case strings.EqualFold(name, "hooks.json"):
+		return bad("is the name of the synced manifest")
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return bad("contains a control character")
+		}
+	}
+	return nil
+}
+
+func validateOperatingSystems(systems []string) error {
+	seen := map[string]bool{}
+	for _, s := range systems {
+		known := false
+		for _, k := range OperatingSystems {
+			known = known || s == k
+		}
+		if !known {
+			return &ValidationError{Field: "operating_systems", Problem: fmt.Sprintf("%q is not an operating system", s), Fix: `use "Windows", "Macintosh" and "Linux" (spelt so), or none for every system`}
+		}
+		if seen[s] {
+			return &ValidationError{Field: "operating_systems", Problem: fmt.Sprintf("%q is listed twice", s), Fix: "list each system once"}
+		}
+		seen[s] = true
+	}
+	return nil
+}
+
+// validateName checks a team or token name: what an administrator types
+// and reads back in lists and in the history.
+func validateName(field, name string) error {
+	bad := func(problem string) error {
+		return &ValidationError{Field: field, Problem: problem, Fix: fmt.Sprintf("use a short printable name (1 to %d bytes), e.g. \"platform\"", MaxNameBytes)}
+	}
+	switch {
+	case strings.TrimSpace(name) == "":
+		return bad("is empty")
+	case strings.TrimSpace(name) != name:
+		return bad(fmt.Sprintf("%q starts or ends with spaces", name))
+	case len(name) > MaxNameBytes:
+		return bad(fmt.Sprintf("is %d bytes long", len(name)))
+	case !utf8.ValidString(name):
+		return bad("is not valid UTF-8")
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) {
+			return bad(fmt.Sprintf("%q contains a control character", name))
+		}
+	}
+	return nil
+}
+
+func stepList() string {
+	names := make([]string, len(event.Steps))
+	for i, s := range event.Steps {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}

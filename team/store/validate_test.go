@@ -1,0 +1,77 @@
+package store
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestValidateHook(t *testing.T) {
+	ok := sampleHook("guard.sh")
+	if err := ValidateHook(ok, DefaultMaxScriptBytes); err != nil {
+		t.Fatalf("sample hook: %v", err)
+	}
+	for _, name := range []string{"a", "block push.sh", "x..", "ü.py", strings.Repeat("a", 255)} {
+		h := ok
+		h.ScriptName = name
+		if name == "x.." {
+			continue // ".." anywhere is refused, see below
+		}
+		if err := ValidateHook(h, DefaultMaxScriptBytes); err != nil {
+			t.Errorf("script_name %q: %v", name, err)
+		}
+	}
+	cases := []struct {
+		field string
+		edit  func(*Hook)
+	}{
+		{"hook_step", func(h *Hook) { h.Step = "" }},
+		{"hook_step", func(h *Hook) { h.Step = "BeforeShellExecution" }},
+		{"script_name", func(h *Hook) { h.ScriptName = "" }},
+		{"script_name", func(h *Hook) { h.ScriptName = "../x.sh" }},
+		{"script_name", func(h *Hook) { h.ScriptName = "a/b.sh" }},
+		{"script_name", func(h *Hook) { h.ScriptName = `a\b.sh` }},
+		{"script_name", func(h *Hook) { h.ScriptName = ".." }},
+		{"script_name", func(h *Hook) { h.ScriptName = "a..b" }},
+		{"script_name", func(h *Hook) { h.ScriptName = ".hidden" }},
+		{"script_name", func(h *Hook) { h.ScriptName = "a\x00b" }},
+		{"script_name", func(h *Hook) { h.ScriptName = "a\nb" }},
+		{"script_name", func(h *Hook) { h.ScriptName = "c:x" }},
+		{"script_name", func(h *Hook) { h.ScriptName = "x." }},
+		{"script_name", func(h *Hook) { h.ScriptName = "Hooks.JSON" }},
+		{"script_name", func(h *Hook) { h.ScriptName = strings.Repeat("a", 256) }},
+		{"script_name", func(h *Hook) { h.ScriptName = "\xff" }},
+		{"operating_systems", func(h *Hook) { h.OperatingSystems = []string{"linux"} }},
+		{"operating_systems", func(h *Hook) { h.OperatingSystems = []string{"macOS"} }},
+		{"operating_systems", func(h *Hook) { h.OperatingSystems = []string{"Linux", "Linux"} }},
+		{"script_content", func(h *Hook) { h.ScriptContent = strings.Repeat("x", DefaultMaxScriptBytes+1) }},
+		{"script_content", func(h *Hook) { h.ScriptContent = "a\x00b" }},
+		{"script_content", func(h *Hook) { h.ScriptContent = "\xff" }},
+		{"matcher", func(h *Hook) { h.Matcher = "(unclosed" }},
+		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = -1 }},
+		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = math.NaN() }},
+		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = math.Inf(1) }},
+	}
+	for _, c := range cases {
+		h := ok
+		c.edit(&h)
+		err := ValidateHook(h, DefaultMaxScriptBytes)
+		ve, isVE := err.(*ValidationError)
+		if !isVE || ve.Field != c.field || ve.Problem == "" || ve.Fix == "" {
+			t.Errorf("%+v: got %v, want a ValidationError on %s with a fix", h.ScriptName, err, c.field)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), c.field+": ") || !strings.Contains(err.Error(), "(fix: ") {
+			t.Errorf("message %q: want the field first and a fix", err)
+		}
+	}
+	h := ok
+	h.ScriptContent = strings.Repeat("x", DefaultMaxScriptBytes)
+	if err := ValidateHook(h, DefaultMaxScriptBytes); err != nil {
+		t.Errorf("script of exactly the limit: %v", err)
+	}
+	h.OperatingSystems = nil
+	if err := ValidateHook(h, DefaultMaxScriptBytes); err != nil {
+		t.Errorf("no operating systems (every system): %v", err)
+	}
+}

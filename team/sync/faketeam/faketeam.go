@@ -1,0 +1,144 @@
+// Package faketeam is an in-memory team server for tests: the real
+// generated Connect handler over real HTTP on 127.0.0.1, serving one
+// team's hooks to one member token, and recording every request.
+package faketeam
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
+
+	"github.com/agenthooks/agenthooks/team/teamv1"
+	"github.com/agenthooks/agenthooks/team/teamv1/teamv1connect"
+)
+
+// Request is one GetTeamHooks call the server received.
+type Request struct {
+	Authorization string
+	Msg           *teamv1.GetTeamHooksRequest
+}
+
+// Server serves one team.
+type Server struct {
+	// URL is the server's base URL.
+	URL string
+	// Token is the member token it accepts.
+	Token string
+
+	mu       sync.Mutex
+	teamID   int64
+	name     string
+	revision int64
+	hooks    []*teamv1.TeamHook
+	raw      bool
+	requests []Request
+}
+
+// New starts a server for team id named name, accepting token; it stops
+// when the test ends.
+func New(tb testing.TB, id int64, name, token string) *Server {
+	tb.Helper()
+	s := &Server{Token: token, teamID: id, name: name, revision: 1}
+	mux := http.NewServeMux()
+	mux.Handle(teamv1connect.NewTeamHooksServiceHandler(s))
+	hs := httptest.NewServer(mux)
+	tb.Cleanup(hs.Close)
+	s.URL = hs.URL
+	return s
+}
+
+// Hook is an active hook for every system.
+func Hook(id int64, step, name, script string) *teamv1.TeamHook {
+	return &teamv1.TeamHook{Id: id, HookStep: step, ScriptName: name, ScriptContent: script, IsActive: true}
+}
+
+// SetHooks replaces the team's hooks and bumps its revision.
+func (s *Server) SetHooks(hooks ...*teamv1.TeamHook) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hooks = nil
+	for _, h := range hooks {
+		s.hooks = append(s.hooks, proto.Clone(h).(*teamv1.TeamHook))
+	}
+	s.revision++
+}
+
+// SetTeam changes the team the token belongs to, and bumps the revision.
+func (s *Server) SetTeam(id int64, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.teamID, s.name = id, name
+	s.revision++
+}
+
+// SetRevision sets the team's revision, as a server that numbers each
+// team's revisions separately would.
+func (s *Server) SetRevision(rev int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.revision = rev
+}
+
+// Revision is the team's current revision.
+func (s *Server) Revision() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.revision
+}
+
+// SetRaw makes the server ignore the request's filters and
+// known_revision: every hook, always, as a careless server would.
+func (s *Server) SetRaw(raw bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.raw = raw
+}
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.requests)
+}
+
+// GetTeamHooks implements the service, as the seed describes it.
+func (s *Server) GetTeamHooks(_ context.Context, req *connect.Request[teamv1.GetTeamHooksRequest]) (*connect.Response[teamv1.GetTeamHooksResponse], error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	auth := req.Header().Get("Authorization")
+	s.requests = append(s.requests, Request{Authorization: auth, Msg: proto.Clone(req.Msg).(*teamv1.GetTeamHooksRequest)})
+	if tok, ok := strings.CutPrefix(auth, "Bearer "); !ok || tok != s.Token {
+		return nil, connect.NewError(connect.CodeUnauthenticated, errors.New("unknown token"))
+	}
+	resp := &teamv1.GetTeamHooksResponse{TeamId: s.teamID, TeamName: s.name, Revision: s.revision}
+	if !s.raw && req.Msg.GetKnownRevision() == s.revision {
+		resp.Unchanged = true
+		return connect.NewResponse(resp), nil
+	}
+	for _, h := range s.hooks {
+		if !s.raw && !wanted(h, req.Msg) {
+			continue
+		}
+		c := proto.Clone(h).(*teamv1.TeamHook)
+		c.TeamId = s.teamID
+		resp.Hooks = append(resp.Hooks, c)
+	}
+	return connect.NewResponse(resp), nil
+}
+
+// wanted applies the request's filters.
+func wanted(h *teamv1.TeamHook, req *teamv1.GetTeamHooksRequest) bool {
+	if req.GetActiveOnly() && !h.GetIsActive() {
+		return false
+	}
+	os := req.GetOperatingSystem()
+	return os == "" || len(h.GetOperatingSystems()) == 0 || slices.Contains(h.GetOperatingSystems(), os)
+}
