@@ -1,0 +1,365 @@
+// The team hooks dashboard. It calls AdminService through the Connect
+// protocol's JSON form with the admin token typed into the page, kept in
+// this tab's sessionStorage. Everything that comes from the server is put
+// into the page as text (textContent, input values), never as HTML.
+"use strict";
+
+const TOKEN_KEY = "agenthooks.adminToken";
+const TEAM_KEY = "agenthooks.team";
+const SERVICE = "agenthooks.team.v1.AdminService/";
+
+const $ = (id) => document.getElementById(id);
+
+// state is what the page shows: the teams, the chosen team's hooks by
+// id, and the hook being edited (null: a new one).
+const state = { teams: [], teamId: "", hooks: new Map(), editing: null };
+
+// ApiError is a Connect error: its code ("invalid_argument", …) and the
+// server's message.
+class ApiError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+// call posts one request to AdminService and returns the decoded answer.
+async function call(method, body) {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (!token) throw new ApiError("unauthenticated", "sign in with an admin token");
+  let res;
+  try {
+    // Relative to the page, so a proxy serving the server under a path
+    // prefix works too.
+    res = await fetch(new URL(SERVICE + method, document.baseURI), {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        "Connect-Protocol-Version": "1",
+        "Authorization": "Bearer " + token,
+      },
+      body: JSON.stringify(body),
+      credentials: "omit",
+      cache: "no-store",
+    });
+  } catch (e) {
+    throw new ApiError("unavailable", "cannot reach the team server (" + e.message + ")");
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    // Not JSON: an error page from a proxy, say.
+  }
+  if (!res.ok) {
+    if (data && typeof data.code === "string") {
+      throw new ApiError(data.code, data.message || data.code);
+    }
+    throw new ApiError("unknown", "the server answered " + res.status + " " + res.statusText);
+  }
+  if (data === null) throw new ApiError("unknown", "the server's answer is not JSON");
+  return data;
+}
+
+// Messages.
+
+let statusTimer = 0;
+
+function showStatus(text) {
+  $("status").textContent = text;
+  clearTimeout(statusTimer);
+  statusTimer = setTimeout(() => { $("status").textContent = ""; }, 4000);
+}
+
+function showError(err) {
+  const text = err instanceof ApiError ? err.code + ": " + err.message : String(err && err.message || err);
+  $("error-text").textContent = text;
+  $("error").hidden = false;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error-text").textContent = "";
+}
+
+// guarded runs an action for a user's gesture: errors are shown, and a
+// token the server refuses sends the user back to the sign-in form.
+async function guarded(action) {
+  clearError();
+  try {
+    await action();
+  } catch (err) {
+    showError(err);
+    if (err instanceof ApiError && err.code === "unauthenticated") signOut(false);
+  }
+}
+
+// Signing in and out.
+
+function showSignedIn(signedIn) {
+  $("sign-in").hidden = signedIn;
+  $("app").hidden = !signedIn;
+  $("sign-out").hidden = !signedIn;
+  if (!signedIn) $("token").focus();
+}
+
+function signOut(clearMessages) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(TEAM_KEY);
+  state.teams = [];
+  state.teamId = "";
+  state.hooks.clear();
+  $("token").value = "";
+  closeEditor();
+  if (clearMessages) clearError();
+  showSignedIn(false);
+}
+
+async function signIn(token) {
+  sessionStorage.setItem(TOKEN_KEY, token);
+  try {
+    await loadTeams();
+  } catch (err) {
+    sessionStorage.removeItem(TOKEN_KEY);
+    throw err;
+  }
+  $("token").value = "";
+  showSignedIn(true);
+}
+
+// Teams.
+
+async function loadTeams(selectId) {
+  const data = await call("ListTeams", {});
+  state.teams = data.teams || [];
+  const select = $("team");
+  select.replaceChildren();
+  for (const t of state.teams) {
+    const opt = document.createElement("option");
+    opt.value = t.id;
+    opt.textContent = t.name + " (id " + t.id + ")";
+    select.append(opt);
+  }
+  const wanted = selectId || sessionStorage.getItem(TEAM_KEY) || "";
+  const pick = state.teams.find((t) => t.id === wanted) || state.teams[0];
+  if (pick) {
+    select.value = pick.id;
+    await selectTeam(pick.id);
+  } else {
+    state.teamId = "";
+    renderHooks([]);
+    renderHistory([]);
+    $("revision").textContent = "no teams yet: create one";
+    $("new-hook").disabled = true;
+  }
+}
+
+async function selectTeam(id) {
+  state.teamId = id;
+  sessionStorage.setItem(TEAM_KEY, id);
+  closeEditor();
+  $("new-hook").disabled = false;
+  await refresh();
+}
+
+async function createTeam(name) {
+  const data = await call("CreateTeam", { name });
+  $("new-team-name").value = "";
+  await loadTeams(data.team.id);
+  showStatus("Created team " + data.team.name + ".");
+}
+
+// Hooks and history.
+
+async function refresh() {
+  if (!state.teamId) return;
+  const [hooks, history] = await Promise.all([
+    call("ListHooks", { teamId: state.teamId }),
+    call("ListHistory", { teamId: state.teamId, limit: 100 }),
+  ]);
+  $("revision").textContent = "revision " + (hooks.revision || "0");
+  renderHooks(hooks.hooks || []);
+  renderHistory(history.changes || []);
+}
+
+function formatTime(ms) {
+  if (!ms) return "";
+  return new Date(Number(ms)).toLocaleString();
+}
+
+function cell(row, text, className) {
+  const td = document.createElement("td");
+  td.textContent = text;
+  if (className) td.className = className;
+  row.append(td);
+  return td;
+}
+
+function button(text, className, onClick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.className = className;
+  b.addEventListener("click", () => guarded(onClick));
+  return b;
+}
+
+function renderHooks(hooks) {
+  state.hooks = new Map(hooks.map((h) => [h.id, h]));
+  const body = $("hooks").tBodies[0];
+  body.replaceChildren();
+  for (const h of hooks) {
+    const row = document.createElement("tr");
+    row.dataset.id = h.id;
+    row.dataset.script = h.scriptName;
+    row.className = h.isActive ? "active" : "inactive";
+    cell(row, h.scriptName, "mono nowrap");
+    cell(row, h.hookStep, "mono nowrap");
+    cell(row, (h.operatingSystems || []).join(", ") || "all");
+    cell(row, h.matcher || "", "mono");
+    cell(row, h.timeoutSeconds ? h.timeoutSeconds + " s" : "default", "nowrap");
+    cell(row, h.failClosed ? "yes" : "no");
+    cell(row, h.isActive ? "active" : "inactive", "state nowrap");
+    cell(row, [formatTime(h.updatedAtUnixMs), h.updatedBy ? "by " + h.updatedBy : ""].filter(Boolean).join(" "));
+    const actions = cell(row, "", "actions");
+    actions.append(
+      button("Edit", "edit", async () => openEditor(h)),
+      button(h.isActive ? "Deactivate" : "Activate", "toggle", () => setActive(h, !h.isActive)),
+      button("Delete", "delete danger", () => deleteHook(h)),
+    );
+    body.append(row);
+  }
+  $("no-hooks").hidden = hooks.length > 0;
+}
+
+function renderHistory(changes) {
+  const body = $("history").tBodies[0];
+  body.replaceChildren();
+  for (const c of changes) {
+    const row = document.createElement("tr");
+    row.dataset.action = c.action;
+    row.dataset.script = c.scriptName || "";
+    cell(row, c.revision || "0");
+    cell(row, formatTime(c.atUnixMs));
+    cell(row, c.action, "action");
+    cell(row, c.scriptName || "", "mono nowrap");
+    cell(row, c.hookId || "");
+    cell(row, c.actor || "");
+    body.append(row);
+  }
+  $("no-history").hidden = changes.length > 0;
+}
+
+async function setActive(h, active) {
+  const data = await call("SetHookActive", { id: h.id, active });
+  await refresh();
+  showStatus((active ? "Activated " : "Deactivated ") + h.scriptName + " (revision " + data.revision + ").");
+}
+
+async function deleteHook(h) {
+  if (!confirm("Delete the hook " + h.scriptName + "? Members' machines remove it at their next sync.")) return;
+  const data = await call("DeleteHook", { id: h.id });
+  if (state.editing && state.editing.id === h.id) closeEditor();
+  await refresh();
+  showStatus("Deleted " + h.scriptName + " (revision " + data.revision + ").");
+}
+
+// The editor.
+
+function systemBoxes() {
+  return Array.from(document.querySelectorAll("#systems input.os"));
+}
+
+function openEditor(h) {
+  state.editing = h || null;
+  $("editor-title").textContent = h ? "Edit " + h.scriptName + " (hook " + h.id + ")" : "New hook";
+  $("script-name").value = h ? h.scriptName : "";
+  $("step").value = h ? h.hookStep : "beforeShellExecution";
+  const systems = new Set(h ? h.operatingSystems || [] : []);
+  for (const box of systemBoxes()) box.checked = systems.has(box.value);
+  $("matcher").value = h ? h.matcher || "" : "";
+  $("timeout").value = h && h.timeoutSeconds ? String(h.timeoutSeconds) : "";
+  $("fail-closed").checked = h ? !!h.failClosed : false;
+  $("active").checked = h ? !!h.isActive : true;
+  $("script").value = h ? h.scriptContent || "" : "";
+  $("editor").hidden = false;
+  $("script-name").focus();
+}
+
+function closeEditor() {
+  state.editing = null;
+  $("editor").hidden = true;
+  $("hook-form").reset();
+}
+
+// hookFromForm reads the editor; the server checks every field and says
+// what is wrong, so the page checks only what it must convert.
+function hookFromForm() {
+  const timeoutText = $("timeout").value.trim();
+  const timeout = timeoutText === "" ? 0 : Number(timeoutText);
+  if (!Number.isFinite(timeout) || timeout < 0) {
+    throw new ApiError("invalid_argument", "timeout: give a number of seconds, 0 or more, or leave it empty for the engine's default");
+  }
+  return {
+    hookStep: $("step").value,
+    scriptName: $("script-name").value,
+    operatingSystems: systemBoxes().filter((b) => b.checked).map((b) => b.value),
+    isActive: $("active").checked,
+    scriptContent: $("script").value,
+    matcher: $("matcher").value,
+    timeoutSeconds: timeout,
+    failClosed: $("fail-closed").checked,
+  };
+}
+
+async function saveHook() {
+  const hook = hookFromForm();
+  const save = $("save-hook");
+  save.disabled = true; // one click, one change
+  let data;
+  try {
+    if (state.editing) {
+      hook.id = state.editing.id;
+      data = await call("UpdateHook", { hook });
+    } else {
+      data = await call("CreateHook", { teamId: state.teamId, hook });
+    }
+  } finally {
+    save.disabled = false;
+  }
+  closeEditor();
+  await refresh();
+  showStatus("Saved " + data.hook.scriptName + " (revision " + data.revision + ").");
+}
+
+// Wiring.
+
+function start() {
+  $("error-close").addEventListener("click", clearError);
+  $("sign-in-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const token = $("token").value.trim();
+    if (token) guarded(() => signIn(token));
+  });
+  $("sign-out").addEventListener("click", () => signOut(true));
+  $("team").addEventListener("change", (e) => guarded(() => selectTeam(e.target.value)));
+  $("new-team-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(() => createTeam($("new-team-name").value.trim()));
+  });
+  $("new-hook").addEventListener("click", () => openEditor(null));
+  $("cancel-edit").addEventListener("click", closeEditor);
+  $("hook-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(saveHook);
+  });
+
+  if (sessionStorage.getItem(TOKEN_KEY)) {
+    showSignedIn(true);
+    guarded(loadTeams);
+  } else {
+    showSignedIn(false);
+  }
+}
+
+start();
