@@ -137,7 +137,9 @@ func (e *Engine) Reload(ctx context.Context) {
 		}
 	}
 	for _, p := range set.Problems {
-		e.opts.Logger.LogAttrs(ctx, slog.LevelWarn, "hooks config problem", slog.String("problem", p.Error()))
+		// Debug: hosts show Problems() their own way; warnings are kept for
+		// what a host cannot see otherwise (sink and session failures).
+		e.opts.Logger.LogAttrs(ctx, slog.LevelDebug, "hooks config problem", slog.String("problem", p.Error()))
 	}
 	e.snap.Store(s)
 }

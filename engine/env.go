@@ -2,6 +2,9 @@ package engine
 
 import "encoding/json"
 
+// HookMarker is set in every hook's environment.
+const HookMarker = "AGENTHOOKS_HOOK"
+
 // runEnv is the environment shared by every hook of one run; only the
 // project directory differs between hooks.
 type runEnv []string
@@ -26,6 +29,10 @@ func (e *Engine) baseEnv(fields map[string]json.RawMessage, sessionEnv map[strin
 	if e.opts.Remote {
 		env = append(env, "CURSOR_CODE_REMOTE=true")
 	}
+	// Hooks inherit the host's SHELL, which may be agenthooks itself: the
+	// marker lets `agenthooks exec` inside a hook run its command ungated
+	// instead of running the hooks again, without end.
+	env = append(env, HookMarker+"=1")
 	return runEnv(env)
 }
 

@@ -32,8 +32,11 @@ func read(step event.Step, o *Outcome) answer {
 	switch {
 	case r.Failure != runner.OK && o.Hook.FailClosed:
 		msg := fmt.Sprintf("%s failed and is fail-closed: %s: %s", name(o.Hook), r.Failure, r.Detail)
+		// The model sees which hook, not its command line or stderr, which
+		// may hold an enterprise's tokens; the user and the log see all.
+		agent := fmt.Sprintf("A %s hook (%s) failed and is fail-closed (%s).", o.Hook.Source, o.Hook.ID(), r.Failure)
 		o.Said = "fail-closed"
-		return answer{blocked: true, perm: event.Deny, user: msg, agent: msg}
+		return answer{blocked: true, perm: event.Deny, user: msg, agent: agent}
 	case r.Failure != runner.OK:
 		o.Said = "failed"
 		return answer{}

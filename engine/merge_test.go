@@ -258,9 +258,13 @@ func TestStopLoop(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("follow-ups %q, want %q", got, want)
 	}
-	// The host's own loop_count wins over the engine's count.
-	if d := run(t, e, event.Stop, `{"conversation_id":"c1","status":"completed","loop_count":0}`); d.FollowupMessage != "enterprise 0" {
+	// A host's loop_count of 0 (a typed input's zero value) cannot switch
+	// the limit off; a higher host count is taken.
+	if d := run(t, e, event.Stop, `{"conversation_id":"c1","status":"completed","loop_count":0}`); d.FollowupMessage != "user" {
 		t.Fatalf("host loop_count 0 gave %q", d.FollowupMessage)
+	}
+	if d := run(t, e, event.Stop, `{"conversation_id":"fresh","status":"completed","loop_count":1}`); d.FollowupMessage != "enterprise 1" {
+		t.Fatalf("host loop_count 1 gave %q", d.FollowupMessage)
 	}
 }
 

@@ -47,7 +47,7 @@ func (p *payload) setDefault(k string, v json.RawMessage) {
 // the whole object again (a beforeReadFile payload carries a whole file).
 func (p *payload) encode() ([]byte, error) {
 	if p.replaced {
-		return json.Marshal(p.fields)
+		return marshalPlain(p.fields)
 	}
 	body := bytes.TrimRight(p.raw, " \t\r\n")
 	if len(body) == 0 {
@@ -105,7 +105,7 @@ func payloadBytes(payload any) ([]byte, error) {
 	case []byte:
 		raw = p
 	default:
-		b, err := json.Marshal(p)
+		b, err := marshalPlain(p)
 		if err != nil {
 			return nil, err
 		}
@@ -118,7 +118,7 @@ func payloadBytes(payload any) ([]byte, error) {
 // see the full common schema of seed 004.
 func (e *Engine) fillCommon(step event.Step, p *payload) {
 	p.set("hook_event_name", quote(string(step)))
-	if _, ok := p.fields["conversation_id"]; !ok {
+	if old, ok := p.fields["conversation_id"]; !ok || string(old) == `""` || string(old) == "null" {
 		if id, ok := p.fields["session_id"]; ok {
 			p.set("conversation_id", id) // sessionStart/End: session_id is the conversation id
 		} else {
@@ -174,8 +174,21 @@ func loopKey(step event.Step, f map[string]json.RawMessage) string {
 // sessionID is the conversation a payload belongs to, before the common
 // fields are filled in: conversation_id, else session_id.
 func sessionID(f map[string]json.RawMessage) string {
+	// conversation_id wins when it is set; typed inputs marshal it empty.
 	if id := stringField(f, "conversation_id"); id != "" {
 		return id
 	}
 	return stringField(f, "session_id")
+}
+
+// marshalPlain encodes v as JavaScript's JSON.stringify would: without
+// escaping <, > and &, which hooks grepping their stdin for `2>&1` expect.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
 }

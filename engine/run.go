@@ -61,7 +61,10 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 
 	sess, err := e.opts.Sessions.Get(ctx, conv)
 	if err != nil {
-		return nil, nil, fmt.Errorf("run %s: load session %q: %w", step, conv, err)
+		// The hooks still run: a broken session store must not switch
+		// policy off. They run without the session's env and counts.
+		e.opts.Logger.WarnContext(ctx, "session unreadable; hooks run without it", "conversation", conv, "err", err)
+		sess = Session{}
 	}
 	in := mergeInput{
 		step:     step,
@@ -72,8 +75,10 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 	if loopKey != "" {
 		in.loopCount = sess.LoopCounts[loopKey]
 		if raw, ok := fields["loop_count"]; ok {
-			// The host's own count wins: it knows its conversation best.
-			if n, err := strconv.Atoi(string(raw)); err == nil && n >= 0 {
+			// The host's own count is taken when higher: a host that counts
+			// knows its conversation, and one that always sends 0 (a typed
+			// input's zero value) must not switch the loop limit off.
+			if n, err := strconv.Atoi(string(raw)); err == nil && n > in.loopCount {
 				in.loopCount = n
 			}
 		}

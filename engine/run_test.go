@@ -263,3 +263,44 @@ func TestTypedInputGetsCommonFields(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedInputsKeepSessions: typed inputs marshal conversation_id and
+// loop_count as zero values; neither may lose the session nor switch the
+// loop limit off. Payloads are not HTML-escaped, and hooks are marked.
+func TestTypedInputsKeepSessions(t *testing.T) {
+	f := newFixture(t)
+	out := filepath.Join(f.dir, "seen")
+	f.write(config.User, map[event.Step][]hk{
+		event.SessionStart:         {f.answer("s.sh", `{"env":{"FOO":"bar"}}`)},
+		event.BeforeShellExecution: {{"command": f.script("e.sh", `cat >> `+out+`; echo " FOO=$FOO MARK=$AGENTHOOKS_HOOK" >> `+out)}},
+		event.Stop:                 {{"command": f.script("st.sh", `cat >/dev/null; echo '{"followup_message":"again"}'`), "loop_limit": 2}},
+	})
+	e := f.engine()
+	ctx := t.Context()
+	if _, err := e.Run(ctx, event.SessionStart, &event.SessionStartInput{SessionID: "conv-1"}); err != nil {
+		t.Fatal(err)
+	}
+	in := &event.BeforeShellExecutionInput{Command: "make 2>&1 && ls"}
+	in.ConversationID = "conv-1"
+	if _, err := e.Run(ctx, event.BeforeShellExecution, in); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(out)
+	if !strings.Contains(string(got), `"command":"make 2>&1 && ls"`) || !strings.Contains(string(got), "FOO=bar MARK=1") {
+		t.Fatalf("hook saw %s", got)
+	}
+	// loop_limit 2: two follow-ups, then none (the chain ends and starts over).
+	var got2 []bool
+	for range 5 {
+		stop := &event.StopInput{Status: "completed"}
+		stop.ConversationID = "conv-1"
+		d, err := e.Run(ctx, event.Stop, stop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got2 = append(got2, d.FollowupMessage != "")
+	}
+	if want := []bool{true, true, false, true, true}; !slices.Equal(got2, want) {
+		t.Fatalf("follow-ups %v, want %v", got2, want)
+	}
+}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"log/slog"
 	"os"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -41,6 +42,8 @@ func openEngine(ctx context.Context, roots []string) (*engine.Engine, func() err
 		Trust:     ts,
 		Sessions:  st,
 		Sink:      st,
+		// Session and log write failures are warned about, not lost.
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Runners: map[string]runner.Runner{
 			// `agenthooks policy FILE` hooks are evaluated in-process; every
 			// other command still runs as a process.

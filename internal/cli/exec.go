@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/engine"
 )
 
 // Exit codes of exec besides the command's own, listed in its help. They
@@ -137,6 +139,18 @@ func (o *execOptions) run(ctx context.Context) error {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return &exitError{code: ExitExecFailed, err: fmt.Errorf("current directory: %w", err)}
+	}
+	if os.Getenv(engine.HookMarker) != "" {
+		// A hook's own shell command: running the hooks again would recurse
+		// without end when agenthooks is the agent's $SHELL.
+		res := execRun(o.newCall(nil, cwd).spec(), execStdio{in: o.io.In, out: o.io.Out, err: o.io.Err}, !o.noPTY, sigs)
+		if res.startErr != "" {
+			fmt.Fprintln(o.io.Err, "agenthooks:", res.startErr)
+		}
+		if res.code != 0 {
+			return silentExit(res.code)
+		}
+		return nil
 	}
 	roots, err := o.roots(cwd)
 	if err != nil {

@@ -61,8 +61,12 @@ func (c *execCall) decide(ctx context.Context) (execVerdict, error) {
 	switch execMerge(decisions) {
 	case event.Deny:
 		for _, d := range decisions {
-			if d.Permission == event.Deny && !slices.Contains(v.messages, d.ClientMessage) {
-				v.messages = append(v.messages, d.ClientMessage)
+			// The client message for the user, the model message for an
+			// agent reading this stderr (agenthooks as its shell).
+			for _, m := range []string{d.ClientMessage, d.ModelMessage} {
+				if d.Permission == event.Deny && m != "" && !slices.Contains(v.messages, m) {
+					v.messages = append(v.messages, m)
+				}
 			}
 		}
 		v.reason = strings.Join(v.messages, "\n")

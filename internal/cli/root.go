@@ -20,6 +20,8 @@ const (
 	ExitProblems = 1  // validate found errors; a verb failed
 	ExitUsage    = 64 // bad arguments or flags
 	ExitData     = 65 // the input (payload) is not what the verb needs
+	// ExitInterrupted: a signal stopped the verb before it could decide.
+	ExitInterrupted = 130
 )
 
 // Version is set at build time with -ldflags "-X .../internal/cli.Version=…";

@@ -24,6 +24,7 @@ type runOptions struct {
 	io         *IO
 	step       event.Step
 	workspaces []string
+	from       fromOptions // --from AGENT: see run_from.go
 }
 
 func init() { registerVerb(newRunCmd) }
@@ -31,7 +32,7 @@ func init() { registerVerb(newRunCmd) }
 func newRunCmd(s *IO) *cobra.Command {
 	o := &runOptions{io: s}
 	cmd := &cobra.Command{
-		Use:   "run STEP [--workspace DIR]...",
+		Use:   "run STEP [--workspace DIR]... | run --from AGENT [EVENT]",
 		Short: "Run the hooks of one step: payload on stdin, merged response on stdout",
 		Long: `Run reads the step's payload (Cursor's JSON shape) on stdin, runs every configured
 hook that matches it, and prints the merged response (Cursor's shape) on stdout:
@@ -41,14 +42,27 @@ decided: the decision is in the JSON.
 Workspace roots come from the payload's workspace_roots, else --workspace, else
 the current directory.
 
+With --from AGENT, run is one of that agent's own hooks (Claude Code, Gemini CLI,
+Codex, GitHub Copilot, OpenCode, or the cross-agent hook contract): it reads the
+payload the agent sends its hooks, runs the Cursor steps the event means as one
+decision, and answers in the agent's format and exit-code convention. EVENT is
+needed only when the payload does not name its event. See docs/dialects.md.
+
 Steps: ` + stepList(),
 		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution
-  agenthooks run stop --workspace ~/src/app < stop.json`,
-		Args:              stepArg("run", "agenthooks run beforeShellExecution", &o.step),
-		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+  agenthooks run stop --workspace ~/src/app < stop.json
+  agenthooks run --from claude < pre-tool-use.json`,
+		Args: o.stepOrEvent(stepArg("run", "agenthooks run beforeShellExecution", &o.step)),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.from.agent != "" {
+				return o.runFrom(cmd.Context())
+			}
+			return o.run(cmd.Context())
+		},
 		ValidArgsFunction: completeStep,
 	}
 	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the payload's workspace_roots, else the current directory")
+	addFromFlags(cmd, o)
 	return cmd
 }
 
@@ -56,7 +70,7 @@ func (o *runOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
 	defer stop()
 
 	payload, err := readPayload(o.io.In)
@@ -78,6 +92,11 @@ func (o *runOptions) run(ctx context.Context) error {
 	d, err := eng.Run(ctx, o.step, json.RawMessage(payload))
 	if err != nil {
 		return dataErr("%v", err)
+	}
+	if ctx.Err() != nil {
+		// Interrupted: the hooks were stopped, so there is no decision to
+		// give; printing {} would read as "no opinion".
+		return &exitError{code: ExitInterrupted, err: fmt.Errorf("interrupted: the hooks were stopped, no decision")}
 	}
 	enc := json.NewEncoder(o.io.Out)
 	enc.SetEscapeHTML(false)

@@ -55,7 +55,7 @@ func (o *testOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
 	defer stop()
 	var in io.Reader = o.io.In
 	if o.payload != "-" {

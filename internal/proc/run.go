@@ -77,11 +77,16 @@ func supervise(ctx context.Context, s Spec, c *child, res *Result) {
 	feeder.Go(func() { feed(c.stdin, s.Stdin) })
 
 	if s.Timeout > 0 {
+		// Under mu: a tiny timeout may fire, and register KILL, before
+		// after() returns.
+		v.mu.Lock()
 		v.after(s.Timeout, func() { v.timedOut = true; v.terminate() })
+		v.mu.Unlock()
 	}
 	v.onCancel(ctx, func() { v.canceled = true; v.terminate() })
 
 	st, _ := c.proc.Wait()
+	v.graceAfterTerm(c.group)
 
 	// The leader is gone; give the output Grace to reach EOF. A descendant
 	// that still holds it then is killed with the group and cut off.
@@ -223,4 +228,20 @@ func (v *stopper) overflow(name string) {
 		v.overflowed = name
 	}
 	v.kill()
+}
+
+// graceAfterTerm gives what is left of a terminated group its Grace to
+// clean up before the KILL: the leader dying of TERM does not mean its
+// children have finished their own handlers.
+func (v *stopper) graceAfterTerm(g *group) {
+	v.mu.Lock()
+	terminated := v.sent == "terminated"
+	v.mu.Unlock()
+	if !terminated {
+		return
+	}
+	deadline := time.Now().Add(v.grace)
+	for time.Now().Before(deadline) && !g.empty() {
+		time.Sleep(10 * time.Millisecond)
+	}
 }

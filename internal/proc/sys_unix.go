@@ -3,6 +3,7 @@
 package proc
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -32,6 +33,12 @@ func (g *group) terminate() { g.signal(syscall.SIGTERM) }
 
 // kill stops every member at once (SIGKILL).
 func (g *group) kill() { g.signal(syscall.SIGKILL) }
+
+// empty reports whether no member of the group is left (a member that
+// died but was not reaped yet still counts).
+func (g *group) empty() bool {
+	return errors.Is(syscall.Kill(-g.pgid, 0), syscall.ESRCH)
+}
 
 // release frees what the group holds; nothing on unix.
 func (g *group) release() {}

@@ -85,6 +85,10 @@ func (g *group) kill() {
 
 // release closes the job handle. The job has no kill-on-close limit, so
 // background jobs left running after a normal exit survive it.
+// empty is always true on Windows: the Job object's kill ends the tree
+// at once, so there is no grace to wait out.
+func (g *group) empty() bool { return true }
+
 func (g *group) release() {
 	if g.job != 0 {
 		_ = windows.CloseHandle(g.job)

@@ -1,0 +1,261 @@
+package dialect
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/event"
+)
+
+// Codex is OpenAI Codex CLI's dialect: `agenthooks run --from codex` as a
+// command hook in ~/.codex/hooks.json or config.toml.
+//
+// In: Claude-shaped payloads (session_id, turn_id, cwd, model,
+// hook_event_name, tool_name, tool_input). Tools: Bash (Shell),
+// apply_patch (Write; after it runs, one afterFileEdit per file the patch
+// touches), mcp__server__tool (MCP:tool). Events as Claude's: PreToolUse,
+// PostToolUse, UserPromptSubmit, Stop, SubagentStop, SessionStart,
+// SessionEnd, PreCompact; the others have no Cursor counterpart.
+//
+// Out: JSON on stdout and exit 0, in the shapes Codex's output parser
+// accepts (it rejects unknown keys and unsupported values, and a rejected
+// answer counts as a failed hook, which fails open):
+//   - deny: permissionDecision "deny" with a non-empty reason.
+//   - ask: Codex rejects it, so a hook's ask becomes a deny whose reason
+//     tells the model to get the user's confirmation.
+//   - allow: Codex accepts "allow" only together with updatedInput, so an
+//     allow is always "no objection" (even with --allow-means=approve),
+//     and a rewrite is sent as allow + updatedInput.
+//   - follow-ups and blocked prompts: decision "block" with the reason.
+//   - SessionStart: additionalContext; the env appended to
+//     $CODEX_ENV_FILE (else $CLAUDE_ENV_FILE).
+//
+// A payload agenthooks cannot read exits 1: a failed hook, fail-open,
+// Codex's convention for every hook failure.
+var Codex = &Dialect{
+	Name:        "codex",
+	Title:       "Codex",
+	EnvFileVars: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"},
+	parse:       parseCodex,
+	answer:      answerCodex,
+}
+
+// codexTools maps Codex's tool names to Cursor's. apply_patch is Codex's
+// only file-writing tool (its matchers alias it as Write and Edit).
+var codexTools = map[string]toolSpec{
+	"Bash":        {toolShell, roleShell},
+	"apply_patch": {toolWrite, roleOther},
+}
+
+var codexEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop",
+	"SessionStart", "SessionEnd", "PreCompact"}
+
+func parseCodex(payload []byte, arg string) (*Request, error) {
+	m, err := object("Codex", payload)
+	if err != nil {
+		return nil, err
+	}
+	f := &fields{m: m, agent: "Codex"}
+	ev := orElse(f.str("hook_event_name"), arg)
+	if ev == "" {
+		f.fail(fmt.Errorf(`field "hook_event_name" is missing; Codex always sends it`))
+		return nil, f.err
+	}
+	f.event = ev
+	c := common{
+		conversation: f.str("session_id"),
+		generation:   f.str("turn_id"),
+		model:        f.str("model"),
+		transcript:   f.str("transcript_path"),
+		cwd:          f.str("cwd"),
+	}
+	r := &Request{Event: ev, Cwd: c.cwd}
+	switch ev {
+	case "PreToolUse", "PostToolUse":
+		f.gate = ev == "PreToolUse"
+		t := codexTool(c, f)
+		if f.err != nil {
+			return nil, f.err
+		}
+		r.tool = t
+		if ev == "PreToolUse" {
+			r.Kind, r.Calls = Tool, c.preCalls(t)
+			break
+		}
+		resp := f.raw("tool_response")
+		r.Kind, r.Calls = PostTool, c.postCalls(t, resp, resultText(resp), f.number("duration_ms"))
+		if t.agentName == "apply_patch" {
+			for _, pf := range parsePatch(str(t.agentInput, "command", "patch", "input")) {
+				r.Calls = append(r.Calls, Call{Step: event.AfterFileEdit, Payload: c.base(map[string]any{
+					"file_path": c.abs(pf.path),
+					"edits":     pf.edits,
+				})})
+			}
+		}
+	case "UserPromptSubmit":
+		r.Kind, r.Calls = Prompt, []Call{c.promptCall(f.str("prompt"))}
+	case "Stop":
+		r.Kind, r.Calls = Stop, []Call{c.stopCall(event.StatusCompleted, f.boolean("stop_hook_active"), true)}
+	case "SubagentStop":
+		r.Kind = SubagentStop
+		r.Calls = []Call{c.subagentStopCall(f.str("agent_id"), f.str("agent_type"), f.str("last_assistant_message"),
+			f.str("agent_transcript_path"), f.boolean("stop_hook_active"), true)}
+	case "SessionStart":
+		r.Kind, r.Calls = SessionStart, []Call{c.sessionStartCall(f.str("source"))}
+	case "SessionEnd":
+		r.Kind, r.Calls = SessionEnd, []Call{c.sessionEndCall(f.str("reason"))}
+	case "PreCompact":
+		r.Kind, r.Calls = Compact, []Call{c.compactCall(f.str("trigger"))}
+	default:
+		return none(ev, fmt.Sprintf("Codex event %q has no Cursor counterpart; no hooks ran (mapped: %s)", ev, eventList(codexEvents))), nil
+	}
+	if f.err != nil {
+		return nil, f.err
+	}
+	return r, nil
+}
+
+func codexTool(c common, f *fields) *toolCall {
+	name := f.need("tool_name")
+	agentInput := f.needObj("tool_input")
+	useID := f.str("tool_use_id")
+	if server, tool, ok := splitMCP(name); ok {
+		return mcpTool(name, useID, server, tool, agentInput, clone(agentInput))
+	}
+	spec, ok := codexTools[name]
+	if !ok {
+		spec = toolSpec{name, roleOther}
+	}
+	t := c.describe(name, spec, useID, agentInput, clone(agentInput))
+	if name == "apply_patch" {
+		// A patch may touch several files; the first names the edit.
+		t.kind = kindOther
+		if files := parsePatch(str(agentInput, "command", "patch", "input")); len(files) > 0 {
+			t.filePath = c.abs(files[0].path)
+		}
+	}
+	return t
+}
+
+func answerCodex(r *Request, v *Verdict, _ Options) Answer {
+	out := map[string]any{}
+	hso := map[string]any{"hookEventName": r.Event}
+	switch r.Kind {
+	case Tool:
+		switch v.Permission {
+		case event.Deny:
+			hso["permissionDecision"] = "deny"
+			hso["permissionDecisionReason"] = v.Reason
+		case event.Ask:
+			hso["permissionDecision"] = "deny"
+			hso["permissionDecisionReason"] = askAsDeny("Codex hooks", v)
+		default:
+			if in := r.AgentInput(v.UpdatedInput); in != nil {
+				hso["permissionDecision"] = "allow"
+				hso["updatedInput"] = in
+			}
+		}
+	case PostTool:
+		if v.Context != "" {
+			hso["additionalContext"] = v.Context
+		}
+		if len(v.UpdatedToolOutput) > 0 && r.tool != nil && r.tool.kind == kindMCP {
+			hso["updatedMCPToolOutput"] = v.UpdatedToolOutput
+		}
+	case Prompt:
+		if v.PromptBlocked {
+			out["decision"] = "block"
+			out["reason"] = orElse(v.PromptMessage, "Submission blocked by hook")
+		}
+	case Stop, SubagentStop:
+		if v.Followup != "" {
+			out["decision"] = "block"
+			out["reason"] = v.Followup
+		}
+	case SessionStart:
+		if v.Context != "" {
+			hso["additionalContext"] = v.Context
+		}
+	case Compact:
+		if v.Notice != "" {
+			out["systemMessage"] = v.Notice
+		}
+	}
+	if len(hso) > 1 {
+		out["hookSpecificOutput"] = hso
+	}
+	a := Answer{Env: sessionEnv(r, v)}
+	if len(out) > 0 {
+		a.Stdout = jsonLine(out)
+	}
+	return a
+}
+
+// patchFile is one file an apply_patch patch adds or updates.
+type patchFile struct {
+	path  string
+	edits []event.FileEdit
+}
+
+// parsePatch reads the files and replacements of a Codex patch
+// ("*** Begin Patch" … "*** End Patch"): an added file is one edit from
+// "" to its lines; each "@@" hunk of an updated file is one edit from its
+// context and removed lines to its context and added lines. Deleted files
+// have no edit to report and are left out.
+func parsePatch(patch string) []patchFile {
+	var files []patchFile
+	var cur *patchFile
+	var oldLines, newLines []string
+	adding := false
+	flush := func() {
+		if cur != nil && (len(oldLines) > 0 || len(newLines) > 0) {
+			cur.edits = append(cur.edits, event.FileEdit{
+				OldString: strings.Join(oldLines, "\n"),
+				NewString: strings.Join(newLines, "\n"),
+			})
+		}
+		oldLines, newLines = nil, nil
+	}
+	closeFile := func() {
+		flush()
+		if cur != nil {
+			if cur.edits == nil {
+				cur.edits = []event.FileEdit{}
+			}
+			files = append(files, *cur)
+		}
+		cur = nil
+	}
+	for _, line := range strings.Split(strings.ReplaceAll(patch, "\r\n", "\n"), "\n") {
+		switch {
+		case strings.HasPrefix(line, "*** Add File: "):
+			closeFile()
+			cur, adding = &patchFile{path: strings.TrimSpace(line[len("*** Add File: "):])}, true
+		case strings.HasPrefix(line, "*** Update File: "):
+			closeFile()
+			cur, adding = &patchFile{path: strings.TrimSpace(line[len("*** Update File: "):])}, false
+		case strings.HasPrefix(line, "*** Move to: "):
+			if cur != nil {
+				cur.path = strings.TrimSpace(line[len("*** Move to: "):])
+			}
+		case strings.HasPrefix(line, "*** Delete File: "), strings.HasPrefix(line, "*** End Patch"):
+			closeFile()
+		case strings.HasPrefix(line, "*** "):
+			// Begin Patch, End of File: markers without content.
+		case cur == nil:
+		case strings.HasPrefix(line, "@@"):
+			flush()
+		case adding && strings.HasPrefix(line, "+"):
+			newLines = append(newLines, line[1:])
+		case adding:
+		case strings.HasPrefix(line, "-"):
+			oldLines = append(oldLines, line[1:])
+		case strings.HasPrefix(line, "+"):
+			newLines = append(newLines, line[1:])
+		case strings.HasPrefix(line, " "):
+			oldLines, newLines = append(oldLines, line[1:]), append(newLines, line[1:])
+		}
+	}
+	closeFile()
+	return files
+}

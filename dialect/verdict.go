@@ -1,0 +1,240 @@
+package dialect
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/event"
+)
+
+// noWorkaround ends model-visible denials that agenthooks words itself,
+// as the engine's own do: a model told only "no" tries another way.
+const noWorkaround = "Do not attempt to work around this restriction using alternative methods or commands."
+
+// Verdict is the merged outcome of every step run for one agent event.
+type Verdict struct {
+	// Permission is the most restrictive answer of the gating steps:
+	// deny > ask > allow > no opinion, the engine's own rule between
+	// hooks applied between steps.
+	Permission event.Permission
+	// Reason is what the model is told when the action is denied.
+	Reason string
+	// UserMessage is what the user is told: the question of an ask, the
+	// note of an allow, the client message of a deny.
+	UserMessage string
+	// UpdatedInput is preToolUse's rewrite of the tool input, in the
+	// hooks' terms (see Request.AgentInput), when the result is not deny.
+	UpdatedInput map[string]any
+	// PromptBlocked and PromptMessage are beforeSubmitPrompt's answer.
+	PromptBlocked bool
+	PromptMessage string
+	// Followup keeps the agent (stop) or a subagent (subagentStop) going.
+	Followup string
+	// Env and Context are sessionStart's; Context also postToolUse's.
+	Env     map[string]string
+	Context string
+	// UpdatedToolOutput replaces an MCP tool's result (postToolUse).
+	UpdatedToolOutput json.RawMessage
+	// Notice is preCompact's message for the user.
+	Notice string
+}
+
+// Merge folds the engine's decisions for one agent event into a verdict.
+// The decisions are in the order of the request's calls (and any
+// rechecks after them).
+func Merge(ds []*engine.Decision) *Verdict {
+	v := &Verdict{}
+	var denied, asked, allowed []*engine.Decision
+	var contexts []string
+	for _, d := range ds {
+		if d == nil {
+			continue
+		}
+		if d.Step.Gating() {
+			switch d.Permission {
+			case event.Deny:
+				denied = append(denied, d)
+			case event.Ask:
+				asked = append(asked, d)
+			case event.Allow:
+				allowed = append(allowed, d)
+			}
+			if d.Permission.Rank() > v.Permission.Rank() {
+				v.Permission = d.Permission
+			}
+		}
+		switch d.Step {
+		case event.PreToolUse:
+			if len(d.UpdatedInput) > 0 {
+				var m map[string]any
+				if json.Unmarshal(d.UpdatedInput, &m) == nil {
+					v.UpdatedInput = m
+				}
+			}
+		case event.BeforeReadFile:
+			if d.NewContent != nil && d.Permission != event.Deny {
+				// A redaction no agent here can apply: the model would read
+				// the original. Refuse the read rather than leak it.
+				v.Permission = event.Deny
+				denied = append(denied, redacted(d))
+			}
+		case event.BeforeSubmitPrompt:
+			if d.Blocked() {
+				v.PromptBlocked = true
+				v.PromptMessage = joinNew(v.PromptMessage, orElse(d.ClientMessage, d.UserMessage))
+			}
+		case event.Stop, event.SubagentStop:
+			if d.FollowupMessage != "" {
+				v.Followup = d.FollowupMessage
+			}
+		case event.SessionStart:
+			v.Env = d.Env
+		case event.PostToolUse:
+			if len(d.UpdatedMCPToolOutput) > 0 {
+				v.UpdatedToolOutput = d.UpdatedMCPToolOutput
+			}
+		case event.PreCompact:
+			v.Notice = joinNew(v.Notice, d.UserMessage)
+		}
+		if d.AdditionalContext != "" {
+			contexts = append(contexts, d.AdditionalContext)
+		}
+	}
+	v.Context = strings.Join(contexts, "\n")
+	switch v.Permission {
+	case event.Deny:
+		v.UpdatedInput = nil
+		for _, d := range denied {
+			if v.Reason == "" {
+				v.Reason = orElse(d.ModelMessage, orElse(d.AgentMessage, d.UserMessage))
+			} else if m := orElse(d.AgentMessage, d.UserMessage); m != "" && !strings.Contains(v.Reason, m) {
+				v.Reason += "\n" + m
+			}
+			v.UserMessage = joinNew(v.UserMessage, orElse(d.ClientMessage, d.UserMessage))
+		}
+		if v.Reason == "" {
+			v.Reason = "A hook denied this action. " + noWorkaround
+		}
+	case event.Ask:
+		for _, d := range asked {
+			v.UserMessage = joinNew(v.UserMessage, orElse(d.UserMessage, d.AgentMessage))
+		}
+	case event.Allow:
+		for _, d := range allowed {
+			v.UserMessage = joinNew(v.UserMessage, d.UserMessage)
+		}
+	}
+	return v
+}
+
+// redacted is a beforeReadFile decision turned into the denial of a read
+// whose content a hook wanted redacted.
+func redacted(d *engine.Decision) *engine.Decision {
+	msg := "File reading was blocked: a hook redacts this file's content, and the redacted text cannot be handed to this agent. " + noWorkaround
+	return &engine.Decision{Step: d.Step, Permission: event.Deny, ModelMessage: msg, ClientMessage: msg}
+}
+
+// askAsDeny is the reason an agent without "ask" gets when a hook asks:
+// the action is refused, and the model is told to get the user's word.
+func askAsDeny(who string, v *Verdict) string {
+	msg := "A hook asks for the user's confirmation before this action, and " + who + " cannot ask for it, so the action was not run."
+	if v.UserMessage != "" {
+		msg += " The hook says: " + sentence(v.UserMessage)
+	}
+	return msg + " Ask the user to confirm before trying again."
+}
+
+// Recheck returns the gates a rewrite must pass too: when a preToolUse
+// hook rewrote the command or the path, the shell or read hooks see the
+// new one, so they never let through what they were not shown (as `exec`
+// does). The calls run after the request's, and all decisions merge.
+func (r *Request) Recheck(v *Verdict) []Call {
+	t := r.tool
+	if t == nil || v.UpdatedInput == nil || v.Permission == event.Deny || r.Kind != Tool {
+		return nil
+	}
+	c := r.common()
+	switch t.kind {
+	case kindShell:
+		if cmd, ok := v.UpdatedInput["command"].(string); ok && cmd != t.command {
+			call, _ := c.gateCall(t, cmd, "")
+			return []Call{call}
+		}
+	case kindRead:
+		for _, k := range t.pathKeys {
+			if p, ok := v.UpdatedInput[k].(string); ok && c.abs(p) != t.filePath {
+				call, ok := c.gateCall(t, "", c.abs(p))
+				if ok {
+					return []Call{call}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// common rebuilds the shared fields from the request's first call.
+func (r *Request) common() common {
+	c := common{cwd: r.Cwd}
+	if len(r.Calls) > 0 {
+		p := r.Calls[0].Payload
+		c.conversation, _ = p["conversation_id"].(string)
+		c.generation, _ = p["generation_id"].(string)
+		c.model, _ = p["model"].(string)
+		c.transcript, _ = p["transcript_path"].(string)
+	}
+	return c
+}
+
+// AgentInput is the rewrite in the agent's terms: the agent's tool input
+// with the keys the hook changed laid over it (keys agenthooks added are
+// dropped, the agent's spelling of keys restored). Agents such as Claude
+// replace the whole input with what they get back, and Cursor's
+// updated_input often holds only the changed keys, so the rest is kept.
+func (r *Request) AgentInput(updated map[string]any) map[string]any {
+	if updated == nil || r.tool == nil {
+		return nil
+	}
+	t := r.tool
+	out := clone(t.agentInput)
+	for k, val := range updated {
+		if t.added[k] {
+			continue
+		}
+		if t.back != nil {
+			k = t.back(k)
+		}
+		out[k] = val
+	}
+	return out
+}
+
+// orElse returns s, or def when s is empty.
+func orElse(s, def string) string {
+	if s != "" {
+		return s
+	}
+	return def
+}
+
+// joinNew appends a line to a message unless it is empty or already there.
+func joinNew(msg, line string) string {
+	if line == "" || slices.Contains(strings.Split(msg, "\n"), line) {
+		return msg
+	}
+	if msg == "" {
+		return line
+	}
+	return msg + "\n" + line
+}
+
+// sentence ends a message with a full stop unless it has its own.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
+}
