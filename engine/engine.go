@@ -129,6 +129,13 @@ func Load(opts Options) (*Engine, error) {
 
 // Reload reads every source again and swaps the configuration in.
 func (e *Engine) Reload(ctx context.Context) {
+	// A trust store that can re-read itself does, so trust revoked by
+	// another process takes effect on the next reload.
+	if r, ok := e.opts.Trust.(interface{ Reload() error }); ok {
+		if err := r.Reload(); err != nil {
+			e.opts.Logger.WarnContext(ctx, "trust store reload failed; keeping the trust read before", "err", err)
+		}
+	}
 	set := config.Load(e.opts.Locations, e.opts.Trust)
 	s := &snapshot{set: set}
 	for _, h := range set.Hooks {

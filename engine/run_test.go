@@ -12,6 +12,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/trust"
 )
 
 // TestEveryHookRunsAndOrderIsPriority: an audit hook still runs when
@@ -302,5 +303,36 @@ func TestTypedInputsKeepSessions(t *testing.T) {
 	}
 	if want := []bool{true, true, false, true, true}; !slices.Equal(got2, want) {
 		t.Fatalf("follow-ups %v, want %v", got2, want)
+	}
+}
+
+// TestReloadSeesRevokedTrust: trust revoked by another process (another
+// store on the same file) stops project hooks at the next Reload.
+func TestReloadSeesRevokedTrust(t *testing.T) {
+	f := newFixture(t)
+	p := f.write(config.Project, map[event.Step][]hk{event.BeforeShellExecution: {f.answer("p.sh", `{"permission":"deny"}`)}})
+	cfgDir := filepath.Join(f.dir, "trust")
+	mine, err := trust.Open(cfgDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(p)
+	if err := mine.Trust(f.root, map[string][]byte{p: data}); err != nil {
+		t.Fatal(err)
+	}
+	e := f.engine(func(o *engine.Options) { o.Trust = mine })
+	if d := run(t, e, event.BeforeShellExecution, `{"command":"ls"}`); d.Permission != event.Deny {
+		t.Fatalf("trusted project hook did not run: %q", d.Permission)
+	}
+	other, err := trust.Open(cfgDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Revoke(f.root); err != nil {
+		t.Fatal(err)
+	}
+	e.Reload(t.Context())
+	if d := run(t, e, event.BeforeShellExecution, `{"command":"ls"}`); d.Permission != event.NoOpinion {
+		t.Fatalf("revoked project hook still ran: %q", d.Permission)
 	}
 }

@@ -32,7 +32,12 @@ func (e *Engine) Watch(ctx context.Context, onReload func()) error {
 	sync := func() {
 		relevant = map[string]bool{}
 		want := map[string]bool{}
-		for _, p := range e.Config().Watched() {
+		paths := e.Config().Watched()
+		// The trust store too: a revoke must stop project hooks at once.
+		if t, ok := e.opts.Trust.(interface{ Path() string }); ok && t.Path() != "" {
+			paths = append(paths, t.Path())
+		}
+		for _, p := range paths {
 			relevant[filepath.Clean(p)] = true
 			dir := filepath.Dir(p)
 			if fi, err := os.Stat(p); err == nil && fi.IsDir() {

@@ -161,3 +161,17 @@ func (s *Store) Roots() []Workspace {
 	slices.SortFunc(out, func(a, b Workspace) int { return strings.Compare(a.Root, b.Root) })
 	return out
 }
+
+// Reload reads the store file again, so a long-lived host sees trust
+// given or revoked by another process (`agenthooks trust`). On error the
+// state read before is kept.
+func (s *Store) Reload() error {
+	st, err := s.read()
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.state = st
+	s.mu.Unlock()
+	return nil
+}
