@@ -145,10 +145,7 @@ func claudeTool(c common, f *fields) *toolCall {
 }
 
 func answerClaude(r *Request, v *Verdict, o Options) Answer {
-	out := map[string]any{}
-	hso := map[string]any{"hookEventName": r.Event}
-	switch r.Kind {
-	case Tool:
+	return answerClaudeShape(r, v, func(hso map[string]any) {
 		switch v.Permission {
 		case event.Deny:
 			hso["permissionDecision"] = "deny"
@@ -169,6 +166,18 @@ func answerClaude(r *Request, v *Verdict, o Options) Answer {
 		if in := r.AgentInput(v.UpdatedInput); in != nil && v.Permission != event.Deny {
 			hso["updatedInput"] = in
 		}
+	})
+}
+
+// answerClaudeShape builds an answer in Claude's output shape, which Codex
+// shares: everything but the tool decision, which each agent words its own
+// way (toolDecision fills hookSpecificOutput for Tool events).
+func answerClaudeShape(r *Request, v *Verdict, toolDecision func(hso map[string]any)) Answer {
+	out := map[string]any{}
+	hso := map[string]any{"hookEventName": r.Event}
+	switch r.Kind {
+	case Tool:
+		toolDecision(hso)
 	case PostTool:
 		if v.Context != "" {
 			hso["additionalContext"] = v.Context

@@ -138,10 +138,7 @@ func codexTool(c common, f *fields) *toolCall {
 }
 
 func answerCodex(r *Request, v *Verdict, _ Options) Answer {
-	out := map[string]any{}
-	hso := map[string]any{"hookEventName": r.Event}
-	switch r.Kind {
-	case Tool:
+	return answerClaudeShape(r, v, func(hso map[string]any) {
 		switch v.Permission {
 		case event.Deny:
 			hso["permissionDecision"] = "deny"
@@ -155,40 +152,7 @@ func answerCodex(r *Request, v *Verdict, _ Options) Answer {
 				hso["updatedInput"] = in
 			}
 		}
-	case PostTool:
-		if v.Context != "" {
-			hso["additionalContext"] = v.Context
-		}
-		if len(v.UpdatedToolOutput) > 0 && r.tool != nil && r.tool.kind == kindMCP {
-			hso["updatedMCPToolOutput"] = v.UpdatedToolOutput
-		}
-	case Prompt:
-		if v.PromptBlocked {
-			out["decision"] = "block"
-			out["reason"] = orElse(v.PromptMessage, "Submission blocked by hook")
-		}
-	case Stop, SubagentStop:
-		if v.Followup != "" {
-			out["decision"] = "block"
-			out["reason"] = v.Followup
-		}
-	case SessionStart:
-		if v.Context != "" {
-			hso["additionalContext"] = v.Context
-		}
-	case Compact:
-		if v.Notice != "" {
-			out["systemMessage"] = v.Notice
-		}
-	}
-	if len(hso) > 1 {
-		out["hookSpecificOutput"] = hso
-	}
-	a := Answer{Env: sessionEnv(r, v)}
-	if len(out) > 0 {
-		a.Stdout = jsonLine(out)
-	}
-	return a
+	})
 }
 
 // patchFile is one file an apply_patch patch adds or updates.
