@@ -130,7 +130,7 @@ func (o *demoOptions) run(ctx context.Context) error {
 
 func showDemoStep(w io.Writer, n int, s demoStep, d *engine.Decision) {
 	payload, _ := json.Marshal(s.payload)
-	fmt.Fprintf(w, "\n%d. %s\n   %s %s\n", n, s.title, s.step, shorten(string(payload), 100))
+	fmt.Fprintf(w, "\n%d. %s\n   %s %s\n", n, s.title, s.step, clipCommand(string(payload), 100))
 	for _, o := range d.Hooks {
 		took := o.Result.Duration.Round(100 * time.Microsecond)
 		said := o.Said
@@ -144,7 +144,7 @@ func showDemoStep(w io.Writer, n int, s demoStep, d *engine.Decision) {
 	}
 	switch {
 	case d.Blocked():
-		fmt.Fprintf(w, "   => BLOCKED. The user sees: %s\n", shorten(d.ClientMessage, 160))
+		fmt.Fprintf(w, "   => BLOCKED. The user sees: %s\n", clipCommand(d.ClientMessage, 160))
 	case d.Permission != event.NoOpinion:
 		fmt.Fprintf(w, "   => %s\n", d.Permission)
 	case d.FollowupMessage != "":
@@ -156,15 +156,6 @@ func showDemoStep(w io.Writer, n int, s demoStep, d *engine.Decision) {
 	default:
 		fmt.Fprintln(w, "   => recorded; nothing to decide")
 	}
-}
-
-// shorten keeps s to at most n runes.
-func shorten(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }
 
 // unpack copies an embedded tree to dir, making shell scripts executable

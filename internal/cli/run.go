@@ -145,12 +145,14 @@ func suggestStep(name string) string {
 }
 
 // stepList is every step name, for help texts.
-func stepList() string {
+func stepList() string { return strings.Join(stepNames(), ", ") }
+
+func stepNames() []string {
 	names := make([]string, len(event.Steps))
 	for i, s := range event.Steps {
 		names[i] = string(s)
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 // completeStep offers the step names for shell completion.
@@ -158,11 +160,7 @@ func completeStep(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	names := make([]string, len(event.Steps))
-	for i, s := range event.Steps {
-		names[i] = string(s)
-	}
-	return names, cobra.ShellCompDirectiveNoFileComp
+	return stepNames(), cobra.ShellCompDirectiveNoFileComp
 }
 
 // stepArg checks a verb's single STEP argument and stores it.
