@@ -52,6 +52,12 @@ type Hook struct {
 	// sources), or the first workspace root; it becomes CURSOR_PROJECT_DIR.
 	Root string
 
+	// Claude marks a hook from a Claude Code settings file: it is matched
+	// by Claude Code's rule against Claude Code's tool names, reads the
+	// payload Claude Code would send and answers as to Claude Code
+	// (package claudecode).
+	Claude bool
+
 	// Extra keeps per-hook keys this version does not know, untouched.
 	Extra map[string]json.RawMessage
 }

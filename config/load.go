@@ -89,6 +89,24 @@ func Load(loc Locations, trust Trust) *Set {
 	if home != "" {
 		l.load(userFile, User, filepath.Join(home, ".cursor"), firstRoot)
 	}
+
+	if !loc.NoClaude {
+		claudeUser := ""
+		if home != "" {
+			claudeUser = ClaudeUserFile(home)
+		}
+		for _, r := range roots {
+			l.load(ClaudeLocalFile(r), ClaudeProjectLocal, r, r)
+		}
+		for _, r := range roots {
+			if p := ClaudeProjectFile(r); p != claudeUser {
+				l.load(p, ClaudeProject, r, r)
+			}
+		}
+		if home != "" {
+			l.load(claudeUser, ClaudeUser, home, firstRoot)
+		}
+	}
 	return l.set
 }
 
@@ -131,7 +149,11 @@ func (l *loader) load(path string, src Source, dir, root string) {
 		f = &File{Path: path, Source: src, Dir: dir, Root: root, Version: 1,
 			Problems: []Problem{readProblem(path, err)}}
 	} else {
-		f = ParseFile(path, data, src, dir, root)
+		parse := ParseFile
+		if src.Claude() {
+			parse = ParseClaudeFile
+		}
+		f = parse(path, data, src, dir, root)
 		if src.ProjectLevel() {
 			l.checkTrust(f, data)
 		}

@@ -335,6 +335,11 @@ func TestWatched(t *testing.T) {
 		ProjectFile(f.ws1), filepath.Join(f.ws1, ".cursor"), f.ws1,
 		// user: existing file and its folder (already listed)
 		UserFile(f.home),
+		// Claude Code: local and project settings of the root (missing,
+		// with the missing .claude folder), then the user's (missing, up
+		// to the home folder that exists)
+		ClaudeLocalFile(f.ws1), filepath.Join(f.ws1, ".claude"), ClaudeProjectFile(f.ws1),
+		ClaudeUserFile(f.home), filepath.Join(f.home, ".claude"), f.home,
 	}
 	if got := set.Watched(); !slices.Equal(got, want) {
 		t.Errorf("watched:\n got  %q\n want %q", got, want)

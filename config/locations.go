@@ -24,6 +24,10 @@ type Locations struct {
 	// WorkspaceRoots are the open workspace folders, in order; each may
 	// hold project hooks in <root>/.cursor/hooks.json.
 	WorkspaceRoots []string
+	// NoClaude leaves out Claude Code's settings files (sources 5–7): for
+	// a host that is Claude Code, or that reads them itself (GitHub
+	// Copilot CLI), running them again here would run them twice.
+	NoClaude bool
 }
 
 // DefaultEnterpriseFile returns this OS's system-wide hooks file.

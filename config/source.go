@@ -41,3 +41,8 @@ func (s Source) String() string {
 func (s Source) ProjectLevel() bool {
 	return s == Project || s == ClaudeProjectLocal || s == ClaudeProject
 }
+
+// Claude reports whether the source is a Claude Code settings file.
+func (s Source) Claude() bool {
+	return s == ClaudeProjectLocal || s == ClaudeProject || s == ClaudeUser
+}

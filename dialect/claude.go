@@ -40,8 +40,10 @@ var Claude = &Dialect{
 	Title:          "Claude Code",
 	EnvFileVars:    []string{"CLAUDE_ENV_FILE"},
 	ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},
-	parse:          parseClaude,
-	answer:         answerClaude,
+	// Claude Code runs its own settings files' hooks.
+	ReadsClaudeSettings: true,
+	parse:               parseClaude,
+	answer:              answerClaude,
 }
 
 // claudeTools maps Claude's tool names to Cursor's (seed 004 and Cursor's

@@ -41,10 +41,12 @@ import (
 // A payload agenthooks cannot read exits 1: Copilot logs failing hooks and
 // goes on (fail-open).
 var Copilot = &Dialect{
-	Name:   "copilot",
-	Title:  "GitHub Copilot",
-	parse:  parseCopilot,
-	answer: answerCopilot,
+	Name:  "copilot",
+	Title: "GitHub Copilot",
+	// Copilot CLI reads .claude/settings(.local).json hooks itself.
+	ReadsClaudeSettings: true,
+	parse:               parseCopilot,
+	answer:              answerCopilot,
 }
 
 // copilotTools maps Copilot's tool names to Cursor's.

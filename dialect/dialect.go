@@ -42,6 +42,10 @@ type Dialect struct {
 	// root the agent runs its hooks for, in order of preference; the
 	// workspace roots come from them when --workspace is not given.
 	ProjectDirVars []string
+	// ReadsClaudeSettings reports that the agent runs the hooks of Claude
+	// Code's settings files itself, so agenthooks must not run them again
+	// for it.
+	ReadsClaudeSettings bool
 
 	parse  func(payload []byte, event string) (*Request, error)
 	answer func(req *Request, v *Verdict, o Options) Answer

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/claudecode"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/runner"
@@ -122,12 +124,34 @@ type Match struct {
 	Ignored bool
 }
 
-// match tests every configured hook of the step, in priority order.
+// match tests every configured hook of the step, in priority order. Hooks
+// from Claude Code settings files are tested by Claude Code's rules, against
+// Claude Code's names for the same thing (package claudecode).
 func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.Hook) []Match {
 	target, ok := event.MatchTarget(step, fields)
+	var claudeTargets []string
+	claudeOK, claudeDone := false, false
 	out := make([]Match, len(hooks))
 	for i, h := range hooks {
-		out[i] = Match{Hook: h, Target: target, Ignored: !ok, Matched: !ok || h.Matches(target)}
+		if !h.Claude {
+			out[i] = Match{Hook: h, Target: target, Ignored: !ok, Matched: !ok || h.Matches(target)}
+			continue
+		}
+		if !claudeDone {
+			claudeTargets, claudeOK = claudecode.Targets(step, fields)
+			claudeDone = true
+		}
+		m := Match{Hook: h, Ignored: !claudeOK, Matched: !claudeOK}
+		if claudeOK {
+			m.Target = strings.Join(claudeTargets, " | ")
+			for _, t := range claudeTargets {
+				if h.Matches(t) {
+					m.Matched = true
+					break
+				}
+			}
+		}
+		out[i] = m
 	}
 	return out
 }
@@ -136,9 +160,14 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 // them in sequence, and returns their outcomes in priority order.
 func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.Hook, body []byte, env runEnv) []Outcome {
 	outcomes := make([]Outcome, len(hooks))
+	claudeBody := claudePayload(step, hooks, body)
 	runOne := func(i int) {
 		h := hooks[i]
-		outcomes[i] = Outcome{Hook: h, Result: e.runHook(ctx, step, h, body, env)}
+		b := body
+		if h.Claude {
+			b = claudeBody
+		}
+		outcomes[i] = Outcome{Hook: h, Result: e.runHook(ctx, step, h, b, env)}
 	}
 	if e.opts.Sequential || step.Sequential() || len(hooks) == 1 {
 		for i := range hooks {
@@ -165,6 +194,22 @@ func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.H
 	}
 	wg.Wait()
 	return outcomes
+}
+
+// claudePayload is the payload in Claude Code's shape, for the hooks from
+// Claude Code settings files; nil when there are none. The Cursor payload
+// was encoded by the engine, so it always translates; if it did not, the
+// hooks get the Cursor payload rather than none.
+func claudePayload(step event.Step, hooks []*config.Hook, body []byte) []byte {
+	for _, h := range hooks {
+		if h.Claude {
+			if b, err := claudecode.Input(step, body); err == nil {
+				return b
+			}
+			return body
+		}
+	}
+	return nil
 }
 
 func (e *Engine) runHook(ctx context.Context, step event.Step, h *config.Hook, body []byte, env runEnv) runner.Result {

@@ -33,7 +33,9 @@ type Runner struct {
 // Run implements runner.Runner.
 func (r Runner) Run(ctx context.Context, req runner.Request) runner.Result {
 	file, ok := policyFileCached(req.Hook.Command)
-	if !ok {
+	// A Claude Code settings file's hook gets Claude Code's payload and is
+	// read by Claude Code's rules, which only the process path does.
+	if !ok || req.Hook.Claude {
 		fb := r.Fallback
 		if fb == nil {
 			fb = runner.Command{}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
@@ -19,12 +20,26 @@ type Command struct {
 	StdoutCap, StderrCap int64
 }
 
-// Run executes the hook's command and interprets its exit code and output.
+// Run executes the hook's command and interprets its exit code and output:
+// by Cursor's rules, or by Claude Code's for a hook from a Claude Code
+// settings file.
 func (c Command) Run(ctx context.Context, req Request) Result {
+	env := req.Env
+	var envFile string
+	if req.Hook.Claude && req.Step == event.SessionStart {
+		// Claude Code's SessionStart hooks set the session's environment
+		// by appending export lines to $CLAUDE_ENV_FILE.
+		if f, err := os.CreateTemp("", "agenthooks-claude-env-*"); err == nil {
+			envFile = f.Name()
+			f.Close()
+			defer os.Remove(envFile)
+			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+envFile)
+		}
+	}
 	pr := proc.Run(ctx, proc.Spec{
 		Command:   req.Hook.Command,
 		Dir:       req.Hook.Dir,
-		Env:       req.Env,
+		Env:       env,
 		Stdin:     req.Payload,
 		Timeout:   req.Timeout,
 		StdoutCap: c.StdoutCap,
@@ -45,6 +60,10 @@ func (c Command) Run(ctx context.Context, req Request) Result {
 		res.Failure, res.Detail = Canceled, "canceled before the hook finished"
 	case pr.Overflow != "":
 		res.Failure, res.Detail = OutputTooLarge, pr.Overflow+" exceeded its size limit"
+	case pr.Signal != "" && req.Hook.Claude:
+		res.Failure, res.Detail = ExitStatus, exitDetail(pr)
+	case req.Hook.Claude:
+		claudeResult(&res, req.Step, envFile)
 	case pr.ExitCode == 2:
 		res.Blocked = true
 		// Messages come from the JSON on stdout when there is valid JSON,

@@ -19,7 +19,11 @@ import (
 // config dir, and the state store that makes a series of processes behave
 // like one long-lived engine (sessions, execution log). The returned
 // function closes the state store.
-func openEngine(ctx context.Context, roots []string) (*engine.Engine, func() error, error) {
+//
+// Claude Code's settings files are among the sources unless noClaude is
+// set: `run --from claude` (Claude Code runs them itself) and `run
+// --from copilot` (Copilot CLI reads them too).
+func openEngine(ctx context.Context, roots []string, noClaude bool) (*engine.Engine, func() error, error) {
 	ts, err := trust.Open(trust.DefaultDir())
 	if err != nil {
 		return nil, nil, err
@@ -37,8 +41,10 @@ func openEngine(ctx context.Context, roots []string) (*engine.Engine, func() err
 	if err != nil {
 		return nil, nil, err
 	}
+	loc := config.DefaultLocations(roots)
+	loc.NoClaude = noClaude
 	eng, err := engine.Load(engine.Options{
-		Locations: config.DefaultLocations(roots),
+		Locations: loc,
 		Trust:     ts,
 		Sessions:  st,
 		Sink:      st,

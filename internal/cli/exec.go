@@ -156,7 +156,7 @@ func (o *execOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots)
+	eng, closeEngine, err := openEngine(ctx, roots, false)
 	if err != nil {
 		return &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
 	}

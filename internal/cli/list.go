@@ -109,7 +109,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots)
+	eng, closeEngine, err := openEngine(ctx, roots, false)
 	if err != nil {
 		return err
 	}

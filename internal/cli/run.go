@@ -81,7 +81,7 @@ func (o *runOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots)
+	eng, closeEngine, err := openEngine(ctx, roots, false)
 	if err != nil {
 		return err
 	}

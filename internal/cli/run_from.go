@@ -105,7 +105,7 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 	if err != nil {
 		return o.reply(d.Fail(err))
 	}
-	eng, closeEngine, err := openEngine(ctx, roots)
+	eng, closeEngine, err := openEngine(ctx, roots, d.ReadsClaudeSettings)
 	if err != nil {
 		return o.reply(d.Fail(err))
 	}

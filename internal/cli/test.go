@@ -74,7 +74,7 @@ func (o *testOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots)
+	eng, closeEngine, err := openEngine(ctx, roots, false)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func (o *validateOptions) run() error {
 		if err != nil {
 			return err
 		}
-		eng, closeEngine, err := openEngine(context.Background(), roots)
+		eng, closeEngine, err := openEngine(context.Background(), roots, false)
 		if err != nil {
 			return err
 		}
