@@ -53,6 +53,13 @@ func (o *validateOptions) run() error {
 			}
 			abs, _ := filepath.Abs(f)
 			dir := filepath.Dir(abs)
+			if filepath.Base(dir) == ".claude" {
+				// A Claude Code settings file: its own format.
+				f := config.ParseClaudeFile(abs, data, config.ClaudeUser, dir, dir)
+				problems = append(problems, f.Problems...)
+				checked++
+				continue
+			}
 			f := config.ParseFile(abs, data, config.User, dir, dir)
 			problems = append(problems, f.Problems...)
 			// The published JSON Schema must agree: report what it alone finds.

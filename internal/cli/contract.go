@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"os/signal"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/dialect"
+)
+
+func init() { registerVerb(newContractCmd) }
+
+type contractOptions struct {
+	io   *IO
+	argv []string
+}
+
+// newContractCmd is `agenthooks contract BINARY [ARG]...`: a Cursor hook
+// that runs a binary written for the cross-agent hook contract (seed 001).
+func newContractCmd(s *IO) *cobra.Command {
+	o := &contractOptions{io: s}
+	cmd := &cobra.Command{
+		Use:   "contract [--] BINARY [ARG]...",
+		Short: "Run a hook binary written for the cross-agent contract as a Cursor hook",
+		Long: `contract is a Cursor hook: it reads the step's payload on stdin, gives BINARY the
+contract's stdin ({"tool_name": "Shell", "tool_input": {"command": …}}; Read {path},
+Write {path, contents}, an edit as Edit, lifecycle steps as SessionStart,
+beforeSubmitPrompt, Stop, PreCompact, SessionEnd), and prints the binary's answer
+in Cursor's shape:
+
+  exit 2, or {"decision":"deny","reason":…}   deny (a blocked prompt on beforeSubmitPrompt)
+  {"decision":"allow"}                       an explicit allow on a gate
+  {"reason":…} on stop                       the follow-up message
+  {"message":…}                              sessionStart context, preCompact message
+  exit 0 with anything else                  no opinion (the contract: parse errors allow)
+  any other exit code                        the same exit code: the hook failed, and
+                                             its failClosed decides
+
+So the same binaries run from hooks.json unchanged. The binary's stderr is passed on.
+Agents that call contract binaries themselves use run --from contract instead.`,
+		Example: `  {"preToolUse": [{"command": "agenthooks contract ./bin/guard --strict"}]}
+  echo '{"hook_event_name":"beforeShellExecution","command":"git push"}' | agenthooks contract ./bin/guard`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErr("contract takes the BINARY to run, and its arguments")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.argv = args
+			ctx, stop := signal.NotifyContext(cmd.Context(), interruptSignals...)
+			defer stop()
+			return o.run(ctx)
+		},
+	}
+	// Everything after BINARY is the binary's own: --flags included.
+	cmd.Flags().SetInterspersed(false)
+	return cmd
+}
+
+func (o *contractOptions) run(ctx context.Context) error {
+	payload, err := io.ReadAll(o.io.In)
+	if err != nil {
+		return fmt.Errorf("contract: read stdin: %w", err)
+	}
+	step, stdin, err := dialect.ContractHookInput(payload)
+	if err != nil {
+		return dataErr("contract: %v", err)
+	}
+	c := exec.CommandContext(ctx, o.argv[0], o.argv[1:]...)
+	c.Stdin = bytes.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	c.Stdout = &stdout
+	c.Stderr = io.MultiWriter(&stderr, o.io.Err)
+	c.WaitDelay = time.Second
+	err = c.Run()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() < 0 {
+			// Not started, or killed: a hook failure (exit 1), whatever
+			// the binary's own convention.
+			return fmt.Errorf("contract: %s: %w", o.argv[0], err)
+		}
+		code = ee.ExitCode()
+	}
+	out, msg, exit := dialect.ContractHookAnswer(step, code, stdout.Bytes(), stderr.Bytes())
+	if out != nil {
+		if _, err := o.io.Out.Write(out); err != nil {
+			return err
+		}
+	}
+	if exit != 0 {
+		if msg != "" && stderr.Len() == 0 {
+			fmt.Fprintln(o.io.Err, msg)
+		}
+		return silentExit(exit)
+	}
+	return nil
+}
