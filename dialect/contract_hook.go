@@ -44,7 +44,8 @@ func ContractHookInput(payload []byte) (event.Step, []byte, error) {
 	if !step.Known() {
 		return "", nil, fmt.Errorf("the payload's hook_event_name %q is not a Cursor step", stepName)
 	}
-	name, input := string(step), p
+	var name string
+	var input map[string]any
 	switch step {
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
 		tool, _ := p["tool_name"].(string)
@@ -67,6 +68,7 @@ func ContractHookInput(payload []byte) (event.Step, []byte, error) {
 		}
 		name, input = toolMCP+tool, in
 	default:
+		name = string(step)
 		if n, ok := contractLifecycle[step]; ok {
 			name = n
 		}

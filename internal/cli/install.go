@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/internal/install"
+)
+
+func init() {
+	registerVerb(func(s *IO) *cobra.Command { return newInstallCmd(s, false) })
+	registerVerb(func(s *IO) *cobra.Command { return newInstallCmd(s, true) })
+}
+
+type installOptions struct {
+	io        *IO
+	uninstall bool
+	agent     string
+	scope     string
+	workspace string
+	binary    string
+}
+
+// newInstallCmd is `agenthooks install` or, with uninstall, `agenthooks
+// uninstall`: the same flags, opposite effects.
+func newInstallCmd(s *IO, uninstall bool) *cobra.Command {
+	o := &installOptions{io: s, uninstall: uninstall}
+	agents := strings.Join(install.Agents(), "|")
+	cmd := &cobra.Command{
+		Use:   "install --agent " + agents + " [--scope user|project]",
+		Short: "Wire an agent to agenthooks in the agent's own settings",
+		Long: `install makes an agent run agenthooks for every hook event agenthooks can serve, so
+the Cursor hooks (enterprise, team, .cursor/hooks.json, ~/.cursor/hooks.json) apply
+to it too. It writes the agent's settings with the absolute path of this binary:
+
+  claude    .claude/settings.json            ~/.claude/settings.json
+  codex     .codex/hooks.json                $CODEX_HOME/hooks.json (~/.codex)
+  gemini    .gemini/settings.json            ~/.gemini/settings.json
+  copilot   .github/hooks/agenthooks.json    ~/.copilot/hooks/agenthooks.json
+  opencode  .opencode/plugins/agenthooks.js  ~/.config/opencode/plugins/agenthooks.js
+            (project scope)                  (user scope, the default)
+
+Running it again changes nothing; with a new binary path it replaces the old
+hooks. Every other setting and hook in the file is kept byte for byte, and a file
+that existed is first copied to FILE.agenthooks-backup. uninstall takes it all out
+again: a file not edited since is restored from its backup byte for byte.`,
+		Example: `  agenthooks install --agent claude
+  agenthooks install --agent gemini --scope project --workspace ~/src/app
+  agenthooks uninstall --agent claude`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return o.run() },
+	}
+	if uninstall {
+		cmd.Use = "uninstall --agent " + agents + " [--scope user|project]"
+		cmd.Short = "Take agenthooks out of an agent's settings again"
+		cmd.Long = `uninstall undoes install: a settings file not edited since is put back from its
+backup byte for byte (or removed, if install created it); an edited one keeps
+the edits and loses only agenthooks' hooks.`
+		cmd.Example = `  agenthooks uninstall --agent claude
+  agenthooks uninstall --agent opencode --scope project`
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.agent, "agent", "", "the agent: "+strings.Join(install.Agents(), ", "))
+	f.StringVar(&o.scope, "scope", install.User, "user (every project) or project (the workspace's own settings)")
+	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace root for --scope project; default: the current directory")
+	f.StringVar(&o.binary, "binary", "", "the agenthooks binary the agent runs; default: this one")
+	_ = cmd.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return install.Agents(), cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func (o *installOptions) run() error {
+	verb := "install"
+	if o.uninstall {
+		verb = "uninstall"
+	}
+	if o.agent == "" {
+		return usageErr("%s needs --agent: one of %s", verb, strings.Join(install.Agents(), ", "))
+	}
+	opts := install.Options{Agent: o.agent, Scope: o.scope}
+	if o.scope == install.Project {
+		root := o.workspace
+		if root == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return fmt.Errorf("%s: current directory: %w", verb, err)
+			}
+			root = wd
+		}
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return usageErr("--workspace %q: %v", root, err)
+		}
+		opts.Root = abs
+	} else if o.workspace != "" {
+		return usageErr("--workspace applies only with --scope project")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil && o.scope == install.User {
+		return fmt.Errorf("%s: home folder: %w", verb, err)
+	}
+	opts.Home = home
+	bin, err := o.binaryPath()
+	if err != nil {
+		return err
+	}
+	opts.Binary = bin
+	if _, err := install.Path(opts); err != nil {
+		return usageErr("%s: %v", verb, err)
+	}
+
+	var ch install.Change
+	if o.uninstall {
+		ch, err = install.Uninstall(opts)
+	} else {
+		ch, err = install.Install(opts)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", verb, err)
+	}
+	fmt.Fprintf(o.io.Out, "%s: %s %s\n", o.agent, ch.Action, ch.Path)
+	if ch.Backup != "" {
+		if o.uninstall {
+			fmt.Fprintf(o.io.Out, "  the file was edited since the install; its backup stays at %s\n", ch.Backup)
+		} else {
+			fmt.Fprintf(o.io.Out, "  backup of the file as it was: %s\n", ch.Backup)
+		}
+	}
+	if !o.uninstall {
+		fmt.Fprintf(o.io.Out, "  runs: %s run --from %s\n", bin, o.agent)
+		if ch.Note != "" {
+			fmt.Fprintf(o.io.Out, "  note: %s\n", ch.Note)
+		}
+		fmt.Fprintln(o.io.Out, "  the hooks it runs: agenthooks list (project hooks run once trusted: agenthooks trust)")
+	}
+	return nil
+}
+
+// binaryPath is the agenthooks the agent should run: --binary, else this
+// binary by the path it was started by (a stable symlink such as
+// /usr/local/bin/agenthooks survives upgrades better than its target).
+func (o *installOptions) binaryPath() (string, error) {
+	p := o.binary
+	if p == "" {
+		p = os.Args[0]
+		if !strings.ContainsRune(p, filepath.Separator) && !strings.ContainsRune(p, '/') {
+			if found, err := exec.LookPath(p); err == nil {
+				p = found
+			} else if exe, err := os.Executable(); err == nil {
+				p = exe
+			}
+		}
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("binary %q: %w", p, err)
+	}
+	info, err := os.Stat(abs)
+	if err != nil || info.IsDir() {
+		return "", usageErr("the agenthooks binary %q is not a file; give its path with --binary", abs)
+	}
+	if strings.Contains(abs, string(filepath.Separator)+"go-build") {
+		return "", usageErr("this agenthooks is a temporary build (go run): install it first (go install ./cmd/agenthooks), or give its path with --binary")
+	}
+	return abs, nil
+}

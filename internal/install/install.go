@@ -1,0 +1,285 @@
+// Package install wires an agent (Claude Code, Codex, Gemini CLI, GitHub
+// Copilot, OpenCode) to agenthooks in the agent's own settings: every
+// event agenthooks can serve calls `agenthooks run --from AGENT` by the
+// binary's absolute path. Install is idempotent; everything else in a
+// settings file is kept byte for byte; a file that existed is backed up
+// beside itself before the first change; Uninstall puts back the backup
+// when the file has not been edited since, so an install followed by an
+// uninstall leaves the agent's settings exactly as they were.
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Scopes.
+const (
+	Project = "project"
+	User    = "user"
+)
+
+// BackupSuffix is appended to a settings file's name for its backup.
+const BackupSuffix = ".agenthooks-backup"
+
+// Options say what to wire where.
+type Options struct {
+	Agent string
+	Scope string // Project or User
+	// Root is the workspace root (project scope).
+	Root string
+	// Home and Getenv locate user-scope files ($CODEX_HOME,
+	// $GEMINI_CLI_HOME, $XDG_CONFIG_HOME, …); nil Getenv is os.Getenv.
+	Home   string
+	Getenv func(string) string
+	// Binary is the absolute path of the agenthooks binary to call.
+	Binary string
+}
+
+// Change is what happened to one file.
+type Change struct {
+	Path string
+	// Action: created, updated, unchanged, restored, removed, absent.
+	Action string
+	// Backup is the backup written (install) or left in place (an
+	// uninstall that could not simply restore it).
+	Backup string
+	// Note is something the user must do in the agent itself.
+	Note string
+}
+
+// Install wires the agent to agenthooks.
+func Install(o Options) (Change, error) {
+	a, path, err := o.resolve()
+	if err != nil {
+		return Change{}, err
+	}
+	if !filepath.IsAbs(o.Binary) {
+		return Change{}, fmt.Errorf("install: the agenthooks binary path %q is not absolute", o.Binary)
+	}
+	current, exists, err := readFile(path)
+	if err != nil {
+		return Change{}, err
+	}
+	want, err := render(a, current, exists, o.Binary)
+	if err != nil {
+		return Change{}, fmt.Errorf("install: %s: %w (fix the file, or move it away and install again)", path, err)
+	}
+	ch := Change{Path: path, Note: a.note}
+	if exists && bytes.Equal(want, current) {
+		ch.Action = "unchanged"
+		return ch, nil
+	}
+	ch.Action = "created"
+	if exists {
+		ch.Action = "updated"
+		if !installed(a, current) {
+			// The file as it was before agenthooks: kept for uninstall
+			// and for the user. A re-install keeps the first backup.
+			ch.Backup = path + BackupSuffix
+			if err := writeFile(ch.Backup, current, path); err != nil {
+				return Change{}, err
+			}
+		}
+	}
+	if err := writeFile(path, want, path); err != nil {
+		return Change{}, err
+	}
+	return ch, nil
+}
+
+// Uninstall removes what Install added. When the file is exactly what
+// Install made of its backup (or of nothing), the backup is put back (or
+// the file removed), byte for byte; when it was edited since, only
+// agenthooks' own hooks are taken out and the backup is left.
+func Uninstall(o Options) (Change, error) {
+	a, path, err := o.resolve()
+	if err != nil {
+		return Change{}, err
+	}
+	ch := Change{Path: path, Action: "absent"}
+	current, exists, err := readFile(path)
+	if err != nil || !exists || !installed(a, current) {
+		return ch, err
+	}
+	backupPath := path + BackupSuffix
+	backup, hasBackup, err := readFile(backupPath)
+	if err != nil {
+		return Change{}, err
+	}
+	if hasBackup {
+		if want, err := render(a, backup, true, o.Binary); err == nil && bytes.Equal(want, current) || a.file != nil {
+			if err := writeFile(path, backup, path); err != nil {
+				return Change{}, err
+			}
+			ch.Action = "restored"
+			return ch, os.Remove(backupPath)
+		}
+	} else if want, err := render(a, nil, false, o.Binary); err == nil && bytes.Equal(want, current) || a.file != nil {
+		if err := os.Remove(path); err != nil {
+			return Change{}, err
+		}
+		removeEmptyDirs(filepath.Dir(path), o.stopDir())
+		ch.Action = "removed"
+		return ch, nil
+	}
+	// Edited since the install: take out agenthooks' hooks only.
+	doc, err := parseSettings(current)
+	if err != nil {
+		return Change{}, fmt.Errorf("uninstall: %s: %w", path, err)
+	}
+	doc.removeHandlers(ours(a), true)
+	if err := writeFile(path, doc.pack(), path); err != nil {
+		return Change{}, err
+	}
+	ch.Action = "updated"
+	if hasBackup {
+		ch.Backup = backupPath
+	}
+	return ch, nil
+}
+
+// Path returns the file the agent's hooks go in for the options.
+func Path(o Options) (string, error) {
+	_, p, err := o.resolve()
+	return p, err
+}
+
+func (o Options) resolve() (*agent, string, error) {
+	a, ok := lookup(o.Agent)
+	if !ok {
+		return nil, "", fmt.Errorf("unknown agent %q: use one of %s", o.Agent, strings.Join(Agents(), ", "))
+	}
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	switch o.Scope {
+	case Project:
+		if o.Root == "" {
+			return nil, "", errors.New("project scope needs the workspace root")
+		}
+		return a, a.project(o.Root), nil
+	case User:
+		if o.Home == "" {
+			return nil, "", errors.New("user scope needs the home folder")
+		}
+		return a, a.user(env{home: o.Home, getenv: getenv}), nil
+	}
+	return nil, "", fmt.Errorf("unknown scope %q: use %s or %s", o.Scope, Project, User)
+}
+
+// stopDir is the folder whose subfolders an uninstall may remove when it
+// emptied them.
+func (o Options) stopDir() string {
+	if o.Scope == Project {
+		return o.Root
+	}
+	return o.Home
+}
+
+// render returns the file with the agent wired to bin: the whole file for
+// agents with a file of their own, else the settings with any earlier
+// agenthooks hooks replaced.
+func render(a *agent, current []byte, exists bool, bin string) ([]byte, error) {
+	if a.file != nil {
+		return a.file(bin), nil
+	}
+	if !exists {
+		current = []byte("{}\n")
+	}
+	doc, err := parseSettings(current)
+	if err != nil {
+		return nil, err
+	}
+	doc.removeHandlers(ours(a), false)
+	cmd := command(bin, a.name)
+	for _, ev := range a.events {
+		if err := doc.addGroup(ev, a.group(cmd, ev)); err != nil {
+			return nil, err
+		}
+	}
+	return doc.pack(), nil
+}
+
+// installed reports whether the file holds agenthooks' hooks for a.
+func installed(a *agent, data []byte) bool {
+	if a.file != nil {
+		return bytes.Contains(data, []byte("run")) && bytes.Contains(data, []byte(`"--from", "`+a.name+`"`)) ||
+			bytes.Contains(data, []byte("run --from "+a.name))
+	}
+	doc, err := parseSettings(data)
+	if err != nil {
+		return false
+	}
+	return doc.removeHandlers(ours(a), false)
+}
+
+// ours recognises the handlers Install writes: they run agenthooks for
+// this agent.
+func ours(a *agent) func(map[string]any) bool {
+	marker := " run --from " + a.name
+	return func(h map[string]any) bool {
+		c, _ := h["command"].(string)
+		return strings.HasSuffix(c, marker) || strings.Contains(c, marker+" ")
+	}
+}
+
+func readFile(path string) ([]byte, bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b, true, nil
+}
+
+// writeFile replaces path atomically, with the mode of modeFrom if it
+// exists (0644 otherwise), creating the folders it needs.
+func writeFile(path string, data []byte, modeFrom string) error {
+	mode := fs.FileMode(0o644)
+	if info, err := os.Stat(modeFrom); err == nil {
+		mode = info.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// removeEmptyDirs removes dir and its parents while they are empty, up to
+// (not including) stop.
+func removeEmptyDirs(dir, stop string) {
+	stop = filepath.Clean(stop)
+	for d := filepath.Clean(dir); d != stop && strings.HasPrefix(d, stop+string(filepath.Separator)); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
+}

@@ -1,0 +1,274 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// Editing an agent's settings file in place. The file is parsed as a
+// syntax tree that keeps every byte (comments and trailing commas too, as
+// Gemini CLI's settings allow them), groups are added to or removed from
+// hooks.<Event> arrays, and the tree is packed again: what was not touched
+// comes out byte for byte as it went in.
+
+// settingsDoc is a parsed settings file.
+type settingsDoc struct {
+	root hujson.Value
+	unit string // one level of indentation, as the file has it
+}
+
+func parseSettings(data []byte) (*settingsDoc, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		data = []byte("{}\n")
+	}
+	v, err := hujson.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return nil, fmt.Errorf("the file must hold a JSON object")
+	}
+	d := &settingsDoc{root: v, unit: "  "}
+	if len(obj.Members) > 0 {
+		ws := string(obj.Members[0].Name.BeforeExtra)
+		if i := strings.LastIndexByte(ws, '\n'); i >= 0 && strings.Trim(ws[i+1:], " \t") == "" && ws[i+1:] != "" {
+			d.unit = ws[i+1:]
+		}
+	}
+	return d, nil
+}
+
+func (d *settingsDoc) pack() []byte { return d.root.Pack() }
+
+// hooksObject returns the "hooks" object, creating it when create is set;
+// nil when it is missing or not an object.
+func (d *settingsDoc) hooksObject(create bool) (*hujson.Object, error) {
+	root := d.root.Value.(*hujson.Object)
+	if m := member(root, "hooks"); m != nil {
+		o, ok := m.Value.Value.(*hujson.Object)
+		if !ok {
+			return nil, fmt.Errorf(`"hooks" is not an object`)
+		}
+		return o, nil
+	}
+	if !create {
+		return nil, nil
+	}
+	if err := d.addMember(root, 1, "hooks", map[string]any{}); err != nil {
+		return nil, err
+	}
+	return member(root, "hooks").Value.Value.(*hujson.Object), nil
+}
+
+// addGroup appends group to hooks[event], creating the array if needed.
+func (d *settingsDoc) addGroup(event string, group any) error {
+	hooks, err := d.hooksObject(true)
+	if err != nil {
+		return err
+	}
+	m := member(hooks, event)
+	if m == nil {
+		return d.addMember(hooks, 2, event, []any{group})
+	}
+	arr, ok := m.Value.Value.(*hujson.Array)
+	if !ok {
+		return fmt.Errorf(`"hooks.%s" is not an array`, event)
+	}
+	v, err := d.value(group, 3)
+	if err != nil {
+		return err
+	}
+	appendValue(&arr.Elements, &arr.AfterExtra, v, d.indent(3), d.indent(2))
+	return nil
+}
+
+// removeHandlers removes, from every hooks.<Event> array, the handlers for
+// which ours is true; a group left with no handlers goes too. With prune,
+// so does an event array (and the hooks object) left empty by the
+// removal; without, they stay for the same hooks to be added back in
+// place (a re-install then changes nothing). It reports whether anything
+// was removed.
+func (d *settingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool) bool {
+	hooks, err := d.hooksObject(false)
+	if hooks == nil || err != nil {
+		return false
+	}
+	removed := false
+	for i := 0; i < len(hooks.Members); i++ {
+		arr, ok := hooks.Members[i].Value.Value.(*hujson.Array)
+		if !ok {
+			continue
+		}
+		before := len(arr.Elements)
+		for j := 0; j < len(arr.Elements); j++ {
+			g, ok := arr.Elements[j].Value.(*hujson.Object)
+			if !ok {
+				continue
+			}
+			list := member(g, "hooks")
+			if list == nil {
+				continue
+			}
+			hs, ok := list.Value.Value.(*hujson.Array)
+			if !ok {
+				continue
+			}
+			n := len(hs.Elements)
+			hs.Elements = deleteWhere(hs.Elements, &hs.AfterExtra, func(v *hujson.Value) bool {
+				var h map[string]any
+				return json.Unmarshal(standard(*v), &h) == nil && ours(h)
+			})
+			if len(hs.Elements) == n {
+				continue
+			}
+			removed = true
+			if len(hs.Elements) == 0 {
+				arr.Elements = deleteIndex(arr.Elements, &arr.AfterExtra, j)
+				j--
+			}
+		}
+		if prune && before > 0 && len(arr.Elements) == 0 {
+			hooks.Members = deleteMemberIndex(hooks.Members, &hooks.AfterExtra, i)
+			i--
+		}
+	}
+	if prune && removed && len(hooks.Members) == 0 {
+		root := d.root.Value.(*hujson.Object)
+		for i, m := range root.Members {
+			if m.Name.Value.(hujson.Literal).String() == "hooks" {
+				root.Members = deleteMemberIndex(root.Members, &root.AfterExtra, i)
+				break
+			}
+		}
+	}
+	return removed
+}
+
+// addMember appends "key": value to obj at the given depth.
+func (d *settingsDoc) addMember(obj *hujson.Object, depth int, key string, value any) error {
+	v, err := d.value(value, depth)
+	if err != nil {
+		return err
+	}
+	name, err := hujson.Parse(mustJSON(key))
+	if err != nil {
+		return err
+	}
+	name.BeforeExtra = hujson.Extra("\n" + d.indent(depth))
+	v.BeforeExtra = hujson.Extra(" ")
+	trailing := len(obj.Members) > 0 && obj.Members[len(obj.Members)-1].Value.AfterExtra != nil
+	if trailing {
+		v.AfterExtra = hujson.Extra{}
+	}
+	obj.Members = append(obj.Members, hujson.ObjectMember{Name: name, Value: v})
+	if len(obj.Members) == 1 {
+		obj.AfterExtra = hujson.Extra("\n" + d.indent(depth-1))
+	}
+	return nil
+}
+
+// value encodes v as indented JSON for the given depth.
+func (d *settingsDoc) value(v any, depth int) (hujson.Value, error) {
+	b, err := encodeIndent(v, d.indent(depth), d.unit)
+	if err != nil {
+		return hujson.Value{}, err
+	}
+	return hujson.Parse(b)
+}
+
+func (d *settingsDoc) indent(depth int) string { return strings.Repeat(d.unit, depth) }
+
+// appendValue appends v to a list of elements, keeping the list's style:
+// each element on its own line, a trailing comma if the list had one.
+func appendValue(elems *[]hujson.Value, after *hujson.Extra, v hujson.Value, indent, closeIndent string) {
+	v.BeforeExtra = hujson.Extra("\n" + indent)
+	if n := len(*elems); n > 0 && (*elems)[n-1].AfterExtra != nil {
+		v.AfterExtra = hujson.Extra{}
+	}
+	*elems = append(*elems, v)
+	if len(*elems) == 1 {
+		*after = hujson.Extra("\n" + closeIndent)
+	}
+}
+
+// deleteWhere removes the elements for which del is true.
+func deleteWhere(elems []hujson.Value, after *hujson.Extra, del func(*hujson.Value) bool) []hujson.Value {
+	for i := 0; i < len(elems); i++ {
+		if del(&elems[i]) {
+			elems = deleteIndex(elems, after, i)
+			i--
+		}
+	}
+	return elems
+}
+
+// deleteIndex removes element i. The last element's lack of a trailing
+// comma moves to the new last one; an emptied list closes on its line.
+func deleteIndex(elems []hujson.Value, after *hujson.Extra, i int) []hujson.Value {
+	last := i == len(elems)-1
+	trailing := elems[i].AfterExtra
+	elems = append(elems[:i], elems[i+1:]...)
+	if last && len(elems) > 0 && trailing == nil {
+		elems[len(elems)-1].AfterExtra = nil
+	}
+	if len(elems) == 0 {
+		*after = nil
+	}
+	return elems
+}
+
+func deleteMemberIndex(ms []hujson.ObjectMember, after *hujson.Extra, i int) []hujson.ObjectMember {
+	last := i == len(ms)-1
+	trailing := ms[i].Value.AfterExtra
+	ms = append(ms[:i], ms[i+1:]...)
+	if last && len(ms) > 0 && trailing == nil {
+		ms[len(ms)-1].Value.AfterExtra = nil
+	}
+	if len(ms) == 0 {
+		*after = nil
+	}
+	return ms
+}
+
+// member finds the member named key.
+func member(obj *hujson.Object, key string) *hujson.ObjectMember {
+	for i := range obj.Members {
+		if lit, ok := obj.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == key {
+			return &obj.Members[i]
+		}
+	}
+	return nil
+}
+
+// standard packs a value as plain JSON, for decoding.
+func standard(v hujson.Value) []byte {
+	c := v.Clone()
+	c.Standardize()
+	return c.Pack()
+}
+
+func mustJSON(v any) []byte {
+	b, err := encodeIndent(v, "", "")
+	if err != nil {
+		return []byte(`""`)
+	}
+	return b
+}
+
+// encodeIndent is json.MarshalIndent without HTML escaping: a PowerShell
+// command's & stays &.
+func encodeIndent(v any, prefix, unit string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, unit)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
