@@ -1,9 +1,9 @@
 package claudecode
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 
 	"github.com/agenthooks/agenthooks/event"
 )
@@ -134,12 +134,4 @@ func str(fields map[string]json.RawMessage, k string) string {
 
 // marshal encodes without HTML escaping: a hook grepping for "2>&1"
 // must find it.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+func marshal(v any) ([]byte, error) { return jsonplain.Marshal(v) }

@@ -1,7 +1,6 @@
 package config
 
 import (
-	"crypto/sha256"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -48,21 +47,9 @@ var (
 // claude` writes) are left out: they are the bridge from Claude Code to
 // these very hooks, and running them here would recurse.
 func ParseClaudeFile(path string, data []byte, src Source, dir, root string) *File {
-	f := &File{
-		Path: path, Source: src, Dir: dir, Root: root,
-		SHA256:  sha256.Sum256(data),
-		Version: 1,
-		Trusted: !src.ProjectLevel(),
-	}
-	r := newReporter(path, data)
+	f, r, doc := startFile(path, data, src, dir, root, "a Claude Code settings file", `write {"hooks": { … }}`)
 	defer func() { f.Problems = r.sorted() }()
-
-	doc, ok := parseJSON(data, r)
-	if !ok {
-		return f
-	}
-	if doc.kind != jsonObject {
-		r.errAt(doc.off, "", "a Claude Code settings file must hold a JSON object, got "+doc.kind.String(), `write {"hooks": { … }}`)
+	if doc == nil {
 		return f
 	}
 	if off, ok := doc.get("disableAllHooks"); ok && off.value.kind == jsonBool && off.value.boolean {

@@ -54,22 +54,9 @@ func (f *File) HasErrors() bool {
 // still load: skipping an enterprise file's security hooks over a typo in
 // its version would fail open.
 func ParseFile(path string, data []byte, src Source, dir, root string) *File {
-	f := &File{
-		Path: path, Source: src, Dir: dir, Root: root,
-		SHA256:  sha256.Sum256(data),
-		Version: 1,
-		Trusted: !src.ProjectLevel(),
-	}
-	r := newReporter(path, data)
+	f, r, doc := startFile(path, data, src, dir, root, "the file", `write {"version": 1, "hooks": { … }}`)
 	defer func() { f.Problems = r.sorted() }()
-
-	doc, ok := parseJSON(data, r)
-	if !ok {
-		return f
-	}
-	if doc.kind != jsonObject {
-		r.errAt(doc.off, "", "the file must hold a JSON object, got "+doc.kind.String(),
-			`write {"version": 1, "hooks": { … }}`)
+	if doc == nil {
 		return f
 	}
 	f.Version = parseVersion(doc, r)
@@ -97,6 +84,28 @@ func ParseFile(path string, data []byte, src Source, dir, root string) *File {
 		h.Source, h.File, h.Dir, h.Root = src, path, dir, root
 	}
 	return f
+}
+
+// startFile begins a File: its identity, its trust default, and its JSON,
+// which must be an object; doc is nil (and the problem reported) when it
+// is not. what names the file in that message, fix says what to write.
+func startFile(path string, data []byte, src Source, dir, root, what, fix string) (*File, *reporter, *jsonNode) {
+	f := &File{
+		Path: path, Source: src, Dir: dir, Root: root,
+		SHA256:  sha256.Sum256(data),
+		Version: 1,
+		Trusted: !src.ProjectLevel(),
+	}
+	r := newReporter(path, data)
+	doc, ok := parseJSON(data, r)
+	if !ok {
+		return f, r, nil
+	}
+	if doc.kind != jsonObject {
+		r.errAt(doc.off, "", what+" must hold a JSON object, got "+doc.kind.String(), fix)
+		return f, r, nil
+	}
+	return f, r, doc
 }
 
 func parseVersion(doc *jsonNode, r *reporter) int {

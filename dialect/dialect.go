@@ -22,6 +22,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"slices"
 	"strings"
 
@@ -217,15 +218,7 @@ func none(ev, why string) *Request {
 }
 
 // encode marshals v on one line without HTML escaping.
-func encode(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+func encode(v any) ([]byte, error) { return jsonplain.Marshal(v) }
 
 // jsonLine encodes an answer object followed by a newline. The values are
 // maps of strings, booleans and JSON the engine already validated, which

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"slices"
 	"strconv"
 
@@ -183,12 +184,4 @@ func sessionID(f map[string]json.RawMessage) string {
 
 // marshalPlain encodes v as JavaScript's JSON.stringify would: without
 // escaping <, > and &, which hooks grepping their stdin for `2>&1` expect.
-func marshalPlain(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
-}
+func marshalPlain(v any) ([]byte, error) { return jsonplain.Marshal(v) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -263,12 +264,5 @@ func mustJSON(v any) []byte {
 // encodeIndent is json.MarshalIndent without HTML escaping: a PowerShell
 // command's & stays &.
 func encodeIndent(v any, prefix, unit string) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, unit)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	return jsonplain.MarshalIndent(v, prefix, unit)
 }
