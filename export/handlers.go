@@ -1,0 +1,155 @@
+package export
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/engine"
+)
+
+// handler is a Claude-shaped hook handler (Claude Code, Codex, Gemini
+// CLI). Timeout is in the target's unit.
+type handler struct {
+	Name    string `json:"name,omitempty"` // Gemini CLI
+	Type    string `json:"type"`
+	Command string `json:"command,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
+	Model   string `json:"model,omitempty"`
+	Timeout int64  `json:"timeout"`
+	// ContinueOnBlock makes a Claude prompt hook's "no" at PreToolUse a
+	// denial the agent can work with, as Cursor's is, rather than the
+	// end of the turn.
+	ContinueOnBlock bool `json:"continueOnBlock,omitempty"`
+}
+
+// copilotHandler is one of Copilot's hook entries.
+type copilotHandler struct {
+	Type       string `json:"type"`
+	Bash       string `json:"bash"`
+	PowerShell string `json:"powershell"`
+	Cwd        string `json:"cwd,omitempty"`
+	TimeoutSec int64  `json:"timeoutSec"`
+	Matcher    string `json:"matcher,omitempty"`
+}
+
+// handler builds h's entry in the target.
+func (x *exporter) handler(h *config.Hook, m stepMap, matcher string) any {
+	t := x.t
+	d := effectiveTimeout(h)
+	if t.name == "copilot" {
+		// Copilot runs bash on Linux and macOS, PowerShell on Windows, in
+		// cwd: as Cursor runs the same command through sh or PowerShell
+		// from the hooks' folder. Project hooks run from the repository
+		// root, which cwd names relative to it.
+		cwd := h.Dir
+		if h.Source.ProjectLevel() {
+			cwd = "."
+		}
+		return copilotHandler{Type: config.TypeCommand, Bash: h.Command, PowerShell: h.Command, Cwd: cwd,
+			TimeoutSec: x.seconds(h, d), Matcher: matcher}
+	}
+	out := handler{Type: h.Type}
+	if t.millis {
+		out.Timeout = x.millis(h, d)
+	} else {
+		out.Timeout = x.seconds(h, d)
+	}
+	if t.name == "claude" && m.event == "SessionEnd" && d > time.Minute {
+		x.warn(h, KindTimeout, fmt.Sprintf("Claude Code gives all SessionEnd hooks together at most 60 s, not the %s asked for", seconds(d)),
+			"keep session-end work short, or move it to a Stop hook")
+	}
+	if t.name == "gemini" {
+		out.Name = x.geminiName(h)
+	}
+	if h.Type == config.TypePrompt {
+		out.Prompt, out.Model = h.Prompt, h.Model
+		out.ContinueOnBlock = m.event == "PreToolUse"
+		return out
+	}
+	out.Command = t.command(h)
+	return out
+}
+
+// command is h's command, run from the folder Cursor runs it from. The cd
+// comes first, on its own, so that whatever the command is (a list, a
+// pipeline, something run in the background) all of it runs there; if
+// the folder is gone the hook exits 1, a failure every agent lets pass,
+// as Cursor does when it cannot start a hook.
+func (t *target) command(h *config.Hook) string {
+	if h.Dir == "" {
+		return h.Command
+	}
+	dir := shellQuote(h.Dir)
+	if h.Source.ProjectLevel() && t.projectDir != "" {
+		dir = t.projectDir
+	}
+	return "cd " + dir + " || exit 1; " + h.Command
+}
+
+// shellQuote quotes s for sh: in single quotes, each quote inside
+// written as quote, backslash, quote, quote. Plain paths stay as they are.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(isWordRune(r) || strings.ContainsRune("/.-+,:@%=", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// effectiveTimeout is h's timeout, else the engine's default for its
+// type: what Cursor (and agenthooks) would give it.
+func effectiveTimeout(h *config.Hook) time.Duration {
+	switch {
+	case h.Timeout > 0:
+		return h.Timeout
+	case h.Type == config.TypePrompt:
+		return engine.DefaultPromptTimeout
+	}
+	return engine.DefaultTimeout
+}
+
+// seconds converts d to whole seconds (at least 1), rounding up, and
+// says so when that changes it.
+func (x *exporter) seconds(h *config.Hook, d time.Duration) int64 {
+	n := max(int64(math.Ceil(d.Seconds())), 1)
+	if time.Duration(n)*time.Second != d {
+		x.warn(h, KindTimeout, fmt.Sprintf("timeout %s is written as %d s: %s takes whole seconds", seconds(d), n, x.t.title),
+			"give a whole number of seconds in hooks.json")
+	}
+	return n
+}
+
+// millis converts d to whole milliseconds (at least 1), rounding up.
+func (x *exporter) millis(h *config.Hook, d time.Duration) int64 {
+	n := max(int64(math.Ceil(float64(d)/float64(time.Millisecond))), 1)
+	if time.Duration(n)*time.Millisecond != d {
+		x.warn(h, KindTimeout, fmt.Sprintf("timeout %s is written as %d ms: %s takes whole milliseconds", seconds(d), n, x.t.title),
+			"give the timeout in whole milliseconds")
+	}
+	return n
+}
+
+// seconds formats d as Cursor's hooks.json writes it.
+func seconds(d time.Duration) string {
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
+}
+
+// geminiName names a Gemini CLI hook after where it came from; Gemini
+// uses names in its messages and to disable hooks, and treats two hooks
+// with the same name and command as one.
+func (x *exporter) geminiName(h *config.Hook) string {
+	name := "cursor-" + string(h.Step) + "-" + strconv.Itoa(h.Index)
+	if x.names[name] {
+		name += "-" + h.Source.String()
+		for i := 2; x.names[name]; i++ {
+			name = strings.TrimSuffix(name, "-"+strconv.Itoa(i-1)) + "-" + strconv.Itoa(i)
+		}
+	}
+	x.names[name] = true
+	return name
+}
