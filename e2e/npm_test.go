@@ -1,0 +1,129 @@
+//go:build unix
+
+package e2e
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The agents' versions, verified with these tests. Raise them together
+// with whatever the tests (and internal/install) learn about a new one.
+const (
+	geminiPackage   = "@google/gemini-cli"
+	geminiVersion   = "0.61.0"
+	opencodePackage = "opencode-ai"
+	opencodeVersion = "1.18.33"
+)
+
+// agentsDir is where the agents are installed: $AGENTHOOKS_E2E_AGENTS, else
+// agenthooks-e2e in the user's cache directory.
+func agentsDir() (string, error) {
+	if d := os.Getenv("AGENTHOOKS_E2E_AGENTS"); d != "" {
+		return filepath.Abs(d)
+	}
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(c, "agenthooks-e2e"), nil
+}
+
+var (
+	agentsOnce sync.Once
+	agentsRoot string
+	agentsErr  string
+	agentsLog  []byte
+)
+
+// agent returns the path of an installed agent's command ("gemini",
+// "opencode"), installing both pinned agents from the npm registry into
+// agentsDir the first time (and again when a pin changed). Without Node.js
+// 20 and npm the test fails (CI has them), unless -short leaves it out.
+func agent(t *testing.T, command string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end test with a real agent; not in -short mode")
+	}
+	agentsOnce.Do(func() {
+		agentsRoot, agentsLog, agentsErr = installAgents()
+	})
+	if len(agentsLog) > 0 {
+		t.Logf("%s", agentsLog)
+	}
+	if agentsErr != "" {
+		t.Fatal(agentsErr)
+	}
+	bin := filepath.Join(agentsRoot, "node_modules", ".bin", command)
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("%s is not installed in %s: %v", command, agentsRoot, err)
+	}
+	return bin
+}
+
+// installAgents installs the pinned agents into agentsDir unless they are
+// there, and returns the directory, npm's output and what went wrong.
+func installAgents() (dir string, log []byte, problem string) {
+	dir, err := agentsDir()
+	if err != nil {
+		return "", nil, "agents directory: " + err.Error()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", nil, err.Error()
+	}
+	// One installer at a time: test processes of several checkouts may
+	// share the directory.
+	lock, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return "", nil, err.Error()
+	}
+	defer lock.Close() // and unlocks
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		return "", nil, "lock " + lock.Name() + ": " + err.Error()
+	}
+
+	node, err := exec.Command("node", "--version").Output()
+	if err != nil {
+		return "", nil, "node is not installed: the end-to-end tests run Gemini CLI with it and install the agents with npm " +
+			"(Node.js >= 20 with npm), or run go test -short to leave them out"
+	}
+	if major, _ := strconv.Atoi(strings.SplitN(strings.TrimPrefix(strings.TrimSpace(string(node)), "v"), ".", 2)[0]); major < 20 {
+		return "", nil, "node " + strings.TrimSpace(string(node)) + " is too old: " + geminiPackage + " needs Node.js >= 20"
+	}
+	if installed(dir, geminiPackage, geminiVersion) && installed(dir, opencodePackage, opencodeVersion) {
+		return dir, nil, ""
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		return "", nil, "npm is not installed: the end-to-end tests install " + geminiPackage + " and " +
+			opencodePackage + " with it (Node.js >= 20 with npm), or run go test -short to leave them out"
+	}
+	start := time.Now()
+	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir,
+		geminiPackage+"@"+geminiVersion, opencodePackage+"@"+opencodeVersion)
+	log, err = cmd.CombinedOutput()
+	if err != nil {
+		return "", log, "npm install: " + err.Error()
+	}
+	return dir, append(log, "npm install took "+time.Since(start).Round(time.Second).String()+"\n"...), ""
+}
+
+// installed reports whether version of pkg is in dir's node_modules.
+func installed(dir, pkg, version string) bool {
+	b, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "package.json"))
+	if err != nil {
+		return false
+	}
+	var p struct {
+		Version string `json:"version"`
+	}
+	return json.Unmarshal(b, &p) == nil && p.Version == version
+}
