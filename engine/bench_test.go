@@ -112,3 +112,55 @@ func BenchmarkEightSlowHooks(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClaudeHook is BenchmarkSpawn for a hook of ~/.claude/settings.json:
+// the engine translates the payload to Claude Code's shape and reads the
+// answer by Claude Code's rules; the floor is the bare spawn of the same
+// hook with the Claude Code payload.
+func BenchmarkClaudeHook(b *testing.B) {
+	dir := b.TempDir()
+	hook := filepath.Join(dir, "hook.sh")
+	if err := os.WriteFile(hook, []byte("#!/bin/sh\necho '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	cfg := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "` + hook + `"}]}]}}`
+	if err := os.WriteFile(config.ClaudeUserFile(home), []byte(cfg), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	e, err := engine.Load(engine.Options{
+		Locations: config.Locations{EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}},
+		Env:       env,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	payload := json.RawMessage(`{"conversation_id":"c","generation_id":"g","model":"m","cursor_version":"1","workspace_roots":["/w"],"user_email":null,"transcript_path":null,"tool_name":"Shell","tool_input":{"command":"ls -la"},"tool_use_id":"t","cwd":"/w"}`)
+	claudePayload := []byte(`{"session_id":"c","transcript_path":null,"cwd":"/w","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la"},"tool_use_id":"t"}`)
+
+	b.Run("bare", func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command(hook)
+			cmd.Dir = home
+			cmd.Env = env
+			cmd.Stdin = bytes.NewReader(claudePayload)
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			if err := cmd.Run(); err != nil || out.Len() == 0 {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("engine", func(b *testing.B) {
+		for b.Loop() {
+			d, err := e.Run(b.Context(), event.PreToolUse, payload)
+			if err != nil || d.Permission != event.Allow {
+				b.Fatal(err, d.Permission)
+			}
+		}
+	})
+}
