@@ -58,19 +58,7 @@ func BenchmarkSpawn(b *testing.B) {
 	}
 	payload := json.RawMessage(`{"conversation_id":"c","generation_id":"g","model":"m","cursor_version":"1","workspace_roots":["/w"],"user_email":null,"transcript_path":null,"command":"ls -la","cwd":"/w","sandbox":false}`)
 
-	b.Run("bare", func(b *testing.B) {
-		for b.Loop() {
-			cmd := exec.Command(hook)
-			cmd.Dir = filepath.Join(home, ".cursor")
-			cmd.Env = env
-			cmd.Stdin = bytes.NewReader(payload)
-			var out, errOut bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errOut
-			if err := cmd.Run(); err != nil || out.Len() == 0 {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("bare", bareSpawn(hook, filepath.Join(home, ".cursor"), env, payload))
 	b.Run("engine", func(b *testing.B) {
 		for b.Loop() {
 			d, err := e.Run(b.Context(), event.BeforeShellExecution, payload)
@@ -142,19 +130,7 @@ func BenchmarkClaudeHook(b *testing.B) {
 	payload := json.RawMessage(`{"conversation_id":"c","generation_id":"g","model":"m","cursor_version":"1","workspace_roots":["/w"],"user_email":null,"transcript_path":null,"tool_name":"Shell","tool_input":{"command":"ls -la"},"tool_use_id":"t","cwd":"/w"}`)
 	claudePayload := []byte(`{"session_id":"c","transcript_path":null,"cwd":"/w","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la"},"tool_use_id":"t"}`)
 
-	b.Run("bare", func(b *testing.B) {
-		for b.Loop() {
-			cmd := exec.Command(hook)
-			cmd.Dir = home
-			cmd.Env = env
-			cmd.Stdin = bytes.NewReader(claudePayload)
-			var out, errOut bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &errOut
-			if err := cmd.Run(); err != nil || out.Len() == 0 {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("bare", bareSpawn(hook, home, env, claudePayload))
 	b.Run("engine", func(b *testing.B) {
 		for b.Loop() {
 			d, err := e.Run(b.Context(), event.PreToolUse, payload)
@@ -163,4 +139,22 @@ func BenchmarkClaudeHook(b *testing.B) {
 			}
 		}
 	})
+}
+
+// bareSpawn is the floor: os/exec of the hook with its payload, env and
+// working directory, stdout and stderr captured as any hook runner must.
+func bareSpawn(hook, dir string, env []string, payload []byte) func(*testing.B) {
+	return func(b *testing.B) {
+		for b.Loop() {
+			cmd := exec.Command(hook)
+			cmd.Dir = dir
+			cmd.Env = env
+			cmd.Stdin = bytes.NewReader(payload)
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			if err := cmd.Run(); err != nil || out.Len() == 0 {
+				b.Fatal(err)
+			}
+		}
+	}
 }
