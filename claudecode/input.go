@@ -3,9 +3,9 @@ package claudecode
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agenthooks/agenthooks/internal/jsonplain"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // Targets returns the values a Claude Code hook's matcher is tested

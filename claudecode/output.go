@@ -55,29 +55,10 @@ func Output(step event.Step, exitCode int, stdout, stderr []byte) Answer {
 		if obj != nil {
 			resp = translate(step, obj)
 		}
-		switch step {
-		case event.PreToolUse, event.BeforeSubmitPrompt:
-			if resp == nil && msg != "" && step == event.PreToolUse {
-				resp = mustJSON(map[string]any{"permission": "deny", "user_message": msg, "agent_message": msg})
-			}
-			return Answer{Response: resp, Block: true}
-		case event.Stop, event.SubagentStop:
-			if resp == nil && msg != "" {
-				resp = mustJSON(map[string]any{"followup_message": msg})
-			}
-			return Answer{Response: resp}
-		case event.PostToolUse:
-			if resp == nil && msg != "" {
-				resp = mustJSON(map[string]any{"additional_context": msg})
-			}
-			return Answer{Response: resp}
-		case event.PreCompact:
-			if resp == nil && msg != "" {
-				resp = mustJSON(map[string]any{"user_message": msg})
-			}
-			return Answer{Response: resp}
+		if resp == nil && msg != "" {
+			resp = exit2Response(step, msg)
 		}
-		return Answer{Response: resp}
+		return Answer{Response: resp, Block: step == event.PreToolUse || step == event.BeforeSubmitPrompt}
 	}
 	if obj != nil {
 		return Answer{Response: translate(step, obj)}
@@ -87,6 +68,24 @@ func Output(step event.Step, exitCode int, stdout, stderr []byte) Answer {
 		detail += ": " + line
 	}
 	return Answer{Failure: detail}
+}
+
+// exit2Response is what stderr means after exit 2 without a JSON answer:
+// the reason of a denied tool call, the instruction that keeps a stopping
+// agent going, context after a tool, the message of a stopped compaction;
+// nil where the engine's exit-2 rule or nothing applies.
+func exit2Response(step event.Step, msg string) []byte {
+	switch step {
+	case event.PreToolUse:
+		return mustJSON(map[string]any{"permission": "deny", "user_message": msg, "agent_message": msg})
+	case event.Stop, event.SubagentStop:
+		return mustJSON(map[string]any{"followup_message": msg})
+	case event.PostToolUse:
+		return mustJSON(map[string]any{"additional_context": msg})
+	case event.PreCompact:
+		return mustJSON(map[string]any{"user_message": msg})
+	}
+	return nil
 }
 
 // jsonObject decodes stdout when it is a JSON object.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/claudecode"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/match"
 )
 
@@ -234,7 +235,7 @@ func parseClaudeHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *
 			// Exec form: no shell; quoting every word gives the same argv.
 			words := append([]string{h.Command}, args...)
 			for i, w := range words {
-				words[i] = shellQuote(w)
+				words[i] = proc.Quote(w)
 			}
 			h.Command = strings.Join(words, " ")
 		}
@@ -259,14 +260,6 @@ func parseClaudeHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *
 // agent (`… agenthooks run --from …`).
 func isAgenthooksBridge(command string) bool {
 	return strings.Contains(command, "agenthooks") && strings.Contains(command, " run --from ")
-}
-
-// shellQuote quotes a word for sh.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func sortedEvents() []string {

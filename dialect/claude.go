@@ -2,6 +2,8 @@ package dialect
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/agenthooks/agenthooks/event"
 )
@@ -42,7 +44,7 @@ var Claude = &Dialect{
 	ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},
 	// Claude Code runs its own settings files' hooks.
 	ReadsClaudeSettings: true,
-	parse:               parseClaude,
+	parse:               claudeShaped.parse,
 	answer:              answerClaude,
 }
 
@@ -63,66 +65,69 @@ var claudeTools = map[string]toolSpec{
 }
 
 // claudeEvents are the Claude events with a Cursor counterpart.
-var claudeEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit",
-	"Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact"}
+var claudeEvents = map[string]Kind{
+	"PreToolUse": Tool, "PostToolUse": PostTool, "PostToolUseFailure": ToolFailure,
+	"UserPromptSubmit": Prompt, "Stop": Stop, "SubagentStop": SubagentStop,
+	"SessionStart": SessionStart, "SessionEnd": SessionEnd, "PreCompact": Compact,
+}
 
-func parseClaude(payload []byte, arg string) (*Request, error) {
-	m, err := object("Claude Code", payload)
+// claudeShape is Claude Code's payload shape, which Codex and Gemini CLI
+// share: hook_event_name, session_id, transcript_path, cwd and the event's
+// fields beside them.
+type claudeShape struct {
+	agent string
+	// generation is the key of the turn's id, "" when the agent sends
+	// none; model reports that the payload names the model.
+	generation string
+	model      bool
+	// events maps the agent's events with a Cursor counterpart to their
+	// kind.
+	events map[string]Kind
+	// tool fills in r.tool and r.Calls for a tool event (r.Kind Tool,
+	// PostTool or ToolFailure; it may change it); a field it cannot read
+	// is left in f.err.
+	tool func(c common, f *fields, r *Request)
+}
+
+var claudeShaped = &claudeShape{agent: "Claude Code", generation: "prompt_id", model: true, events: claudeEvents,
+	tool: func(c common, f *fields, r *Request) {
+		c.toolEvent(f, r, claudeTool(c, f, claudeTools))
+	}}
+
+// parse reads a payload in Claude's shape.
+func (s *claudeShape) parse(payload []byte, arg string) (*Request, error) {
+	m, err := object(s.agent, payload)
 	if err != nil {
 		return nil, err
 	}
-	f := &fields{m: m, agent: "Claude Code"}
-	ev := f.str("hook_event_name")
+	f := &fields{m: m, agent: s.agent}
+	ev := orElse(f.str("hook_event_name"), arg)
 	if ev == "" {
-		ev = arg
-	}
-	if ev == "" {
-		f.fail(fmt.Errorf(`field "hook_event_name" is missing; Claude Code always sends it`))
+		f.fail(fmt.Errorf(`field "hook_event_name" is missing; %s always sends it`, s.agent))
 		return nil, f.err
 	}
 	f.event = ev
-	c := common{
-		conversation: f.str("session_id"),
-		generation:   f.str("prompt_id"),
-		model:        f.str("model"),
-		transcript:   f.str("transcript_path"),
-		cwd:          f.str("cwd"),
+	c := common{conversation: f.str("session_id")}
+	if s.generation != "" {
+		c.generation = f.str(s.generation)
 	}
-	r := &Request{Event: ev, Cwd: c.cwd}
-	switch ev {
-	case "PreToolUse", "PostToolUse", "PostToolUseFailure":
-		f.gate = ev == "PreToolUse"
-		t := claudeTool(c, f)
-		if f.err != nil {
-			return nil, f.err
-		}
-		r.tool = t
-		switch ev {
-		case "PreToolUse":
-			r.Kind, r.Calls = Tool, c.preCalls(t)
-		case "PostToolUse":
-			resp := f.raw("tool_response")
-			r.Kind, r.Calls = PostTool, c.postCalls(t, resp, resultText(resp), f.number("duration_ms"))
-		default:
-			r.Kind = ToolFailure
-			r.Calls = []Call{c.failureCall(t, f.str("error"), f.boolean("is_interrupt"), f.number("duration_ms"))}
-		}
-	case "UserPromptSubmit":
-		r.Kind, r.Calls = Prompt, []Call{c.promptCall(f.str("prompt"))}
-	case "Stop":
-		r.Kind, r.Calls = Stop, []Call{c.stopCall(event.StatusCompleted, f.boolean("stop_hook_active"), true)}
-	case "SubagentStop":
-		r.Kind = SubagentStop
-		r.Calls = []Call{c.subagentStopCall(f.str("agent_id"), f.str("agent_type"), f.str("last_assistant_message"),
-			f.str("agent_transcript_path"), f.boolean("stop_hook_active"), true)}
-	case "SessionStart":
-		r.Kind, r.Calls = SessionStart, []Call{c.sessionStartCall(f.str("source"))}
-	case "SessionEnd":
-		r.Kind, r.Calls = SessionEnd, []Call{c.sessionEndCall(f.str("reason"))}
-	case "PreCompact":
-		r.Kind, r.Calls = Compact, []Call{c.compactCall(f.str("trigger"))}
+	if s.model {
+		c.model = f.str("model")
+	}
+	c.transcript = f.str("transcript_path")
+	c.cwd = f.str("cwd")
+	kind, ok := s.events[ev]
+	if !ok {
+		return none(ev, fmt.Sprintf("%s event %q has no Cursor counterpart; no hooks ran (mapped: %s)",
+			s.agent, ev, eventList(slices.Collect(maps.Keys(s.events))))), nil
+	}
+	r := &Request{Event: ev, Kind: kind, Cwd: c.cwd, shared: c}
+	switch kind {
+	case Tool, PostTool, ToolFailure:
+		f.gate = kind == Tool
+		s.tool(c, f, r)
 	default:
-		return none(ev, fmt.Sprintf("Claude Code event %q has no Cursor counterpart; no hooks ran (mapped: %s)", ev, eventList(claudeEvents))), nil
+		r.Calls = []Call{c.lifecycleCall(kind, f)}
 	}
 	if f.err != nil {
 		return nil, f.err
@@ -130,42 +135,64 @@ func parseClaude(payload []byte, arg string) (*Request, error) {
 	return r, nil
 }
 
-// claudeTool reads tool_name and tool_input. Claude's input keys are
-// already Cursor's (file_path, command), so the hooks get them as sent.
-func claudeTool(c common, f *fields) *toolCall {
+// lifecycleCall is the step of an event without a tool, from the fields
+// Claude Code, Codex and Gemini CLI name alike.
+func (c common) lifecycleCall(k Kind, f *fields) Call {
+	switch k {
+	case Prompt:
+		return c.promptCall(f.str("prompt"))
+	case Stop:
+		return c.stopCall(event.StatusCompleted, f.boolean("stop_hook_active"), true)
+	case SubagentStop:
+		return c.subagentStopCall(f.str("agent_id"), f.str("agent_type"), f.str("last_assistant_message"),
+			f.str("agent_transcript_path"), f.boolean("stop_hook_active"), true)
+	case SessionStart:
+		return c.sessionStartCall(f.str("source"))
+	case SessionEnd:
+		return c.sessionEndCall(f.str("reason"))
+	}
+	return c.compactCall(f.str("trigger"))
+}
+
+// toolEvent fills in a Claude-shaped tool event (Claude Code, Codex): the
+// steps before the tool, after it (tool_response, duration_ms), or after
+// it failed (error, is_interrupt).
+func (c common) toolEvent(f *fields, r *Request, t *toolCall) {
+	if f.err != nil {
+		return
+	}
+	r.tool = t
+	switch r.Kind {
+	case Tool:
+		r.Calls = c.preCalls(t)
+	case PostTool:
+		resp := f.raw("tool_response")
+		r.Calls = c.postCalls(t, resp, resultText(resp), f.number("duration_ms"))
+	default:
+		r.Calls = []Call{c.failureCall(t, f.str("error"), f.boolean("is_interrupt"), f.number("duration_ms"))}
+	}
+}
+
+// claudeTool reads tool_name, tool_input and tool_use_id, as Claude Code
+// and Codex send them. Their input keys are already Cursor's (file_path,
+// command), so the hooks get them as sent; tools maps the agent's tool
+// names to Cursor's.
+func claudeTool(c common, f *fields, tools map[string]toolSpec) *toolCall {
 	name := f.need("tool_name")
 	agentInput := f.needObj("tool_input")
 	useID := f.str("tool_use_id")
 	if server, tool, ok := splitMCP(name); ok {
 		return mcpTool(name, useID, server, tool, agentInput, clone(agentInput))
 	}
-	spec, ok := claudeTools[name]
-	if !ok {
-		spec = toolSpec{name, roleOther}
-	}
-	return c.describe(name, spec, useID, agentInput, clone(agentInput))
+	return c.describe(name, specOf(tools, name), useID, agentInput, clone(agentInput))
 }
 
 func answerClaude(r *Request, v *Verdict, o Options) Answer {
 	return answerClaudeShape(r, v, func(hso map[string]any) {
-		switch v.Permission {
-		case event.Deny:
-			hso["permissionDecision"] = "deny"
-			hso["permissionDecisionReason"] = v.Reason
-		case event.Ask:
-			hso["permissionDecision"] = "ask"
-			hso["permissionDecisionReason"] = orElse(v.UserMessage, "A hook asks for confirmation.")
-		case event.Allow:
-			if o.Approve {
-				hso["permissionDecision"] = "allow"
-				if v.UserMessage != "" {
-					hso["permissionDecisionReason"] = v.UserMessage
-				}
-			}
-		}
+		decide(hso, "permissionDecision", "permissionDecisionReason", v, o)
 		// Without a decision an updatedInput is still applied, and
 		// Claude's own permission rules judge the rewritten input.
-		if in := r.AgentInput(v.UpdatedInput); in != nil && v.Permission != event.Deny {
+		if in := r.rewrite(v); in != nil {
 			hso["updatedInput"] = in
 		}
 	})

@@ -1,7 +1,6 @@
 package dialect
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
@@ -36,7 +35,7 @@ var Codex = &Dialect{
 	Name:        "codex",
 	Title:       "Codex",
 	EnvFileVars: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"},
-	parse:       parseCodex,
+	parse:       codexShaped.parse,
 	answer:      answerCodex,
 }
 
@@ -47,94 +46,41 @@ var codexTools = map[string]toolSpec{
 	"apply_patch": {toolWrite, roleOther},
 }
 
-var codexEvents = []string{"PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop",
-	"SessionStart", "SessionEnd", "PreCompact"}
-
-func parseCodex(payload []byte, arg string) (*Request, error) {
-	m, err := object("Codex", payload)
-	if err != nil {
-		return nil, err
-	}
-	f := &fields{m: m, agent: "Codex"}
-	ev := orElse(f.str("hook_event_name"), arg)
-	if ev == "" {
-		f.fail(fmt.Errorf(`field "hook_event_name" is missing; Codex always sends it`))
-		return nil, f.err
-	}
-	f.event = ev
-	c := common{
-		conversation: f.str("session_id"),
-		generation:   f.str("turn_id"),
-		model:        f.str("model"),
-		transcript:   f.str("transcript_path"),
-		cwd:          f.str("cwd"),
-	}
-	r := &Request{Event: ev, Cwd: c.cwd}
-	switch ev {
-	case "PreToolUse", "PostToolUse":
-		f.gate = ev == "PreToolUse"
-		t := codexTool(c, f)
-		if f.err != nil {
-			return nil, f.err
-		}
-		r.tool = t
-		if ev == "PreToolUse" {
-			r.Kind, r.Calls = Tool, c.preCalls(t)
-			break
-		}
-		resp := f.raw("tool_response")
-		r.Kind, r.Calls = PostTool, c.postCalls(t, resp, resultText(resp), f.number("duration_ms"))
-		if t.agentName == "apply_patch" {
-			for _, pf := range parsePatch(str(t.agentInput, "command", "patch", "input")) {
-				r.Calls = append(r.Calls, Call{Step: event.AfterFileEdit, Payload: c.base(map[string]any{
-					"file_path": c.abs(pf.path),
-					"edits":     pf.edits,
-				})})
-			}
-		}
-	case "UserPromptSubmit":
-		r.Kind, r.Calls = Prompt, []Call{c.promptCall(f.str("prompt"))}
-	case "Stop":
-		r.Kind, r.Calls = Stop, []Call{c.stopCall(event.StatusCompleted, f.boolean("stop_hook_active"), true)}
-	case "SubagentStop":
-		r.Kind = SubagentStop
-		r.Calls = []Call{c.subagentStopCall(f.str("agent_id"), f.str("agent_type"), f.str("last_assistant_message"),
-			f.str("agent_transcript_path"), f.boolean("stop_hook_active"), true)}
-	case "SessionStart":
-		r.Kind, r.Calls = SessionStart, []Call{c.sessionStartCall(f.str("source"))}
-	case "SessionEnd":
-		r.Kind, r.Calls = SessionEnd, []Call{c.sessionEndCall(f.str("reason"))}
-	case "PreCompact":
-		r.Kind, r.Calls = Compact, []Call{c.compactCall(f.str("trigger"))}
-	default:
-		return none(ev, fmt.Sprintf("Codex event %q has no Cursor counterpart; no hooks ran (mapped: %s)", ev, eventList(codexEvents))), nil
-	}
-	if f.err != nil {
-		return nil, f.err
-	}
-	return r, nil
+var codexEvents = map[string]Kind{
+	"PreToolUse": Tool, "PostToolUse": PostTool, "UserPromptSubmit": Prompt, "Stop": Stop,
+	"SubagentStop": SubagentStop, "SessionStart": SessionStart, "SessionEnd": SessionEnd, "PreCompact": Compact,
 }
 
-func codexTool(c common, f *fields) *toolCall {
-	name := f.need("tool_name")
-	agentInput := f.needObj("tool_input")
-	useID := f.str("tool_use_id")
-	if server, tool, ok := splitMCP(name); ok {
-		return mcpTool(name, useID, server, tool, agentInput, clone(agentInput))
-	}
-	spec, ok := codexTools[name]
-	if !ok {
-		spec = toolSpec{name, roleOther}
-	}
-	t := c.describe(name, spec, useID, agentInput, clone(agentInput))
-	if name == "apply_patch" {
-		// A patch may touch several files; the first names the edit.
-		t.kind = kindOther
-		if files := parsePatch(str(agentInput, "command", "patch", "input")); len(files) > 0 {
-			t.filePath = c.abs(files[0].path)
+// codexShaped: Codex's payloads are Claude's, with turn_id for the turn.
+var codexShaped = &claudeShape{agent: "Codex", generation: "turn_id", model: true, events: codexEvents,
+	tool: func(c common, f *fields, r *Request) {
+		t, files := codexTool(c, f)
+		c.toolEvent(f, r, t)
+		if r.Kind != PostTool {
+			return
 		}
+		for _, pf := range files {
+			r.Calls = append(r.Calls, Call{Step: event.AfterFileEdit, Payload: c.base(map[string]any{
+				"file_path": c.abs(pf.path),
+				"edits":     pf.edits,
+			})})
+		}
+	}}
+
+// codexTool reads the tool call, and the files an apply_patch touches: a
+// patch may touch several, each an afterFileEdit once it ran, and the
+// first names the edit. apply_patch is no kindWrite (roleOther), so
+// postCalls adds no afterFileEdit of its own.
+func codexTool(c common, f *fields) (*toolCall, []patchFile) {
+	t := claudeTool(c, f, codexTools)
+	if t.agentName != "apply_patch" {
+		return t, nil
 	}
-	return t
+	files := parsePatch(str(t.agentInput, "command", "patch", "input"))
+	if len(files) > 0 {
+		t.filePath = c.abs(files[0].path)
+	}
+	return t, files
 }
 
 func answerCodex(r *Request, v *Verdict, _ Options) Answer {

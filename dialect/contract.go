@@ -88,7 +88,7 @@ func parseContract(payload []byte, arg string) (*Request, error) {
 		transcript:   str(in, "transcript_path"),
 		cwd:          orElse(str(in, "cwd", "working_directory"), f.str("cwd")),
 	}
-	r := &Request{Event: name, Cwd: c.cwd}
+	r := &Request{Event: name, Cwd: c.cwd, shared: c}
 	if k, ok := contractEvents[strings.ToLower(name)]; ok {
 		r.Kind = k
 		switch k {
@@ -107,10 +107,7 @@ func parseContract(payload []byte, arg string) (*Request, error) {
 		return r, f.err
 	}
 	f.gate = true
-	spec, ok := contractTools[name]
-	if !ok {
-		spec = toolSpec{name, roleOther}
-	}
+	spec := specOf(contractTools, name)
 	t := c.describe(name, spec, "", in, clone(in))
 	if t.kind == kindShell && t.command == "" {
 		f.fail(fmt.Errorf(`field "tool_input.command" is missing or empty`))

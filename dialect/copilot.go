@@ -106,7 +106,7 @@ func parseCopilot(payload []byte, arg string) (*Request, error) {
 		transcript:   f.str(key("transcriptPath", "transcript_path")),
 		cwd:          f.str("cwd"),
 	}
-	r := &Request{Event: ev, Cwd: c.cwd, pascal: pascal}
+	r := &Request{Event: ev, Cwd: c.cwd, pascal: pascal, shared: c}
 	name, known := copilotEvents[ev]
 	if !known {
 		return none(ev, fmt.Sprintf("GitHub Copilot event %q has no Cursor counterpart; no hooks ran", ev)), nil
@@ -125,7 +125,7 @@ func parseCopilot(payload []byte, arg string) (*Request, error) {
 		case "postToolUse":
 			res := f.obj(key("toolResult", "tool_result"))
 			text := str(res, "textResultForLlm", "text_result_for_llm")
-			out, _ := json.Marshal(text)
+			out, _ := encode(text)
 			r.Kind, r.Calls = PostTool, c.postCalls(t, out, text, 0)
 		default:
 			r.Kind, r.Calls = ToolFailure, []Call{c.failureCall(t, errorText(anyField(m, "error")), false, 0)}
@@ -199,10 +199,7 @@ func copilotTool(c common, f *fields, nameKey, argsKey string) *toolCall {
 	default:
 		agentInput = f.obj(argsKey)
 	}
-	spec, ok := copilotTools[name]
-	if !ok {
-		spec = toolSpec{name, roleOther}
-	}
+	spec := specOf(copilotTools, name)
 	return c.describe(name, spec, "", agentInput, clone(agentInput))
 }
 
@@ -219,22 +216,8 @@ func answerCopilot(r *Request, v *Verdict, o Options) Answer {
 	out := map[string]any{}
 	switch r.Kind {
 	case Tool:
-		switch v.Permission {
-		case event.Deny:
-			out["permissionDecision"] = "deny"
-			out["permissionDecisionReason"] = v.Reason
-		case event.Ask:
-			out["permissionDecision"] = "ask"
-			out["permissionDecisionReason"] = orElse(v.UserMessage, "A hook asks for confirmation.")
-		case event.Allow:
-			if o.Approve {
-				out["permissionDecision"] = "allow"
-				if v.UserMessage != "" {
-					out["permissionDecisionReason"] = v.UserMessage
-				}
-			}
-		}
-		if in := r.AgentInput(v.UpdatedInput); in != nil && v.Permission != event.Deny {
+		decide(out, "permissionDecision", "permissionDecisionReason", v, o)
+		if in := r.rewrite(v); in != nil {
 			out["modifiedArgs"] = in
 		}
 		if r.pascal && len(out) > 0 {

@@ -22,11 +22,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // Dialect is one agent's hook format.
@@ -130,6 +130,9 @@ type Request struct {
 	Note string
 
 	tool *toolCall
+	// shared are the fields every step of the event carries, for the
+	// calls of a recheck.
+	shared common
 	// pascal marks a Copilot payload in the VS Code compatible format.
 	pascal bool
 }

@@ -1,12 +1,5 @@
 package dialect
 
-import (
-	"encoding/json"
-	"fmt"
-
-	"github.com/agenthooks/agenthooks/event"
-)
-
 // Gemini is Gemini CLI's dialect: `agenthooks run --from gemini` as a
 // command hook in .gemini/settings.json or ~/.gemini/settings.json.
 //
@@ -40,7 +33,7 @@ var Gemini = &Dialect{
 	Name:           "gemini",
 	Title:          "Gemini CLI",
 	ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
-	parse:          parseGemini,
+	parse:          geminiShaped.parse,
 	answer:         answerGemini,
 }
 
@@ -63,63 +56,31 @@ var geminiTools = map[string]toolSpec{
 	"google_web_search":   {"WebSearch", roleOther},
 }
 
-var geminiEvents = []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "SessionStart", "SessionEnd", "PreCompress"}
+var geminiEvents = map[string]Kind{
+	"BeforeTool": Tool, "AfterTool": PostTool, "BeforeAgent": Prompt, "AfterAgent": Stop,
+	"SessionStart": SessionStart, "SessionEnd": SessionEnd, "PreCompress": Compact,
+}
 
-func parseGemini(payload []byte, arg string) (*Request, error) {
-	m, err := object("Gemini CLI", payload)
-	if err != nil {
-		return nil, err
-	}
-	f := &fields{m: m, agent: "Gemini CLI"}
-	ev := orElse(f.str("hook_event_name"), arg)
-	if ev == "" {
-		f.fail(fmt.Errorf(`field "hook_event_name" is missing; Gemini CLI always sends it`))
-		return nil, f.err
-	}
-	f.event = ev
-	c := common{
-		conversation: f.str("session_id"),
-		transcript:   f.str("transcript_path"),
-		cwd:          f.str("cwd"),
-	}
-	r := &Request{Event: ev, Cwd: c.cwd}
-	switch ev {
-	case "BeforeTool", "AfterTool":
-		f.gate = ev == "BeforeTool"
+// geminiShaped: Gemini CLI's payloads are Claude's without a turn id or
+// model; an AfterTool whose response holds an error is a failure.
+var geminiShaped = &claudeShape{agent: "Gemini CLI", events: geminiEvents,
+	tool: func(c common, f *fields, r *Request) {
 		t := geminiTool(c, f)
 		if f.err != nil {
-			return nil, f.err
+			return
 		}
 		r.tool = t
-		if ev == "BeforeTool" {
-			r.Kind, r.Calls = Tool, c.preCalls(t)
-			break
+		if r.Kind == Tool {
+			r.Calls = c.preCalls(t)
+			return
 		}
-		resp := f.obj("tool_response")
-		if msg := errorText(resp["error"]); msg != "" {
+		if msg := errorText(f.obj("tool_response")["error"]); msg != "" {
 			r.Kind, r.Calls = ToolFailure, []Call{c.failureCall(t, msg, false, 0)}
-			break
+			return
 		}
 		raw := f.raw("tool_response")
-		r.Kind, r.Calls = PostTool, c.postCalls(t, raw, resultText(raw), 0)
-	case "BeforeAgent":
-		r.Kind, r.Calls = Prompt, []Call{c.promptCall(f.str("prompt"))}
-	case "AfterAgent":
-		r.Kind, r.Calls = Stop, []Call{c.stopCall(event.StatusCompleted, f.boolean("stop_hook_active"), true)}
-	case "SessionStart":
-		r.Kind, r.Calls = SessionStart, []Call{c.sessionStartCall(f.str("source"))}
-	case "SessionEnd":
-		r.Kind, r.Calls = SessionEnd, []Call{c.sessionEndCall(f.str("reason"))}
-	case "PreCompress":
-		r.Kind, r.Calls = Compact, []Call{c.compactCall(f.str("trigger"))}
-	default:
-		return none(ev, fmt.Sprintf("Gemini CLI event %q has no Cursor counterpart; no hooks ran (mapped: %s)", ev, eventList(geminiEvents))), nil
-	}
-	if f.err != nil {
-		return nil, f.err
-	}
-	return r, nil
-}
+		r.Calls = c.postCalls(t, raw, resultText(raw), 0)
+	}}
 
 // geminiTool reads tool_name, tool_input and, for MCP tools, mcp_context,
 // which names the server and the tool as the server calls it.
@@ -130,10 +91,7 @@ func geminiTool(c common, f *fields) *toolCall {
 	if server, tool := str(mcp, "server_name"), str(mcp, "tool_name"); server != "" || tool != "" {
 		return mcpTool(name, "", server, orElse(tool, name), agentInput, clone(agentInput))
 	}
-	spec, ok := geminiTools[name]
-	if !ok {
-		spec = toolSpec{name, roleOther}
-	}
+	spec := specOf(geminiTools, name)
 	input := clone(agentInput)
 	if spec.role == roleShell {
 		// run_shell_command's folder is dir_path (earlier: directory).
@@ -157,7 +115,7 @@ func errorText(v any) string {
 		if s := str(e, "message"); s != "" {
 			return s
 		}
-		b, _ := json.Marshal(e)
+		b, _ := encode(e)
 		return string(b)
 	}
 	return ""
@@ -168,22 +126,8 @@ func answerGemini(r *Request, v *Verdict, o Options) Answer {
 	hso := map[string]any{"hookEventName": r.Event}
 	switch r.Kind {
 	case Tool:
-		switch v.Permission {
-		case event.Deny:
-			out["decision"] = "deny"
-			out["reason"] = v.Reason
-		case event.Ask:
-			out["decision"] = "ask"
-			out["reason"] = orElse(v.UserMessage, "A hook asks for confirmation.")
-		case event.Allow:
-			if o.Approve {
-				out["decision"] = "allow"
-				if v.UserMessage != "" {
-					out["reason"] = v.UserMessage
-				}
-			}
-		}
-		if in := r.AgentInput(v.UpdatedInput); in != nil && v.Permission != event.Deny {
+		decide(out, "decision", "reason", v, o)
+		if in := r.rewrite(v); in != nil {
 			hso["tool_input"] = in
 		}
 	case PostTool:

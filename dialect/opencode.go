@@ -110,7 +110,7 @@ func parseOpenCode(payload []byte, arg string) (*Request, error) {
 		conversation: orElse(str(input, "sessionID"), orElse(str(props, "sessionID"), str(info, "id"))),
 		cwd:          f.str("directory"),
 	}
-	r := &Request{Event: ev, Cwd: c.cwd}
+	r := &Request{Event: ev, Cwd: c.cwd, shared: c}
 	switch ev {
 	case "tool.execute.before", "tool.execute.after":
 		name := str(input, "tool")
@@ -161,10 +161,7 @@ func opencodeTool(c common, name, useID string, args map[string]any) *toolCall {
 		input[s] = v
 		back[s] = k
 	}
-	spec, ok := opencodeTools[name]
-	if !ok {
-		spec = toolSpec{name, roleOther}
-	}
+	spec := specOf(opencodeTools, name)
 	t := c.describe(name, spec, useID, args, input)
 	t.back = func(k string) string {
 		if orig, ok := back[k]; ok {

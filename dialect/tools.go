@@ -182,10 +182,11 @@ func (c common) gateCall(t *toolCall, command, path string) (Call, bool) {
 // edit and MCP after-steps. output is the tool's result as the agent gave
 // it (JSON), shellOutput the terminal text of a shell command.
 func (c common) postCalls(t *toolCall, output json.RawMessage, shellOutput string, durationMS float64) []Call {
+	result := compactRaw(output)
 	calls := []Call{{Step: event.PostToolUse, Payload: c.base(map[string]any{
 		"tool_name":   t.name,
 		"tool_input":  t.input,
-		"tool_output": compactRaw(output),
+		"tool_output": result,
 		"tool_use_id": t.useID,
 		"cwd":         c.cwd,
 		"duration":    durationMS,
@@ -214,7 +215,7 @@ func (c common) postCalls(t *toolCall, output json.RawMessage, shellOutput strin
 		calls = append(calls, Call{Step: event.AfterMCPExecution, Payload: c.base(map[string]any{
 			"tool_name":   t.mcpTool,
 			"tool_input":  compact(t.agentInput),
-			"result_json": compactRaw(output),
+			"result_json": result,
 			"duration":    durationMS,
 			"server":      t.mcpServer,
 		})})
@@ -415,6 +416,15 @@ const (
 type toolSpec struct {
 	name string
 	role role
+}
+
+// specOf is the spec of an agent's tool; a tool not in the table keeps
+// its name.
+func specOf(tools map[string]toolSpec, name string) toolSpec {
+	if spec, ok := tools[name]; ok {
+		return spec
+	}
+	return toolSpec{name, roleOther}
 }
 
 // pathKeys are the input keys agents put a file's path in (after

@@ -155,7 +155,7 @@ func (r *Request) Recheck(v *Verdict) []Call {
 	if t == nil || v.UpdatedInput == nil || v.Permission == event.Deny || r.Kind != Tool {
 		return nil
 	}
-	c := r.common()
+	c := r.shared
 	switch t.kind {
 	case kindShell:
 		if cmd, ok := v.UpdatedInput["command"].(string); ok && cmd != t.command {
@@ -173,19 +173,6 @@ func (r *Request) Recheck(v *Verdict) []Call {
 		}
 	}
 	return nil
-}
-
-// common rebuilds the shared fields from the request's first call.
-func (r *Request) common() common {
-	c := common{cwd: r.Cwd}
-	if len(r.Calls) > 0 {
-		p := r.Calls[0].Payload
-		c.conversation, _ = p["conversation_id"].(string)
-		c.generation, _ = p["generation_id"].(string)
-		c.model, _ = p["model"].(string)
-		c.transcript, _ = p["transcript_path"].(string)
-	}
-	return c
 }
 
 // AgentInput is the rewrite in the agent's terms: the agent's tool input
@@ -209,6 +196,37 @@ func (r *Request) AgentInput(updated map[string]any) map[string]any {
 		out[k] = val
 	}
 	return out
+}
+
+// rewrite is the rewrite in the agent's terms (AgentInput) for a call
+// that goes ahead; nil when no hook rewrote it or it is denied.
+func (r *Request) rewrite(v *Verdict) map[string]any {
+	if v.Permission == event.Deny {
+		return nil
+	}
+	return r.AgentInput(v.UpdatedInput)
+}
+
+// decide writes a gate's decision in the words Claude Code, Gemini CLI and
+// Copilot share, under their keys: deny with the reason the model is
+// told, ask with the question, and allow (with its note) only when the
+// caller passes allows on as approvals.
+func decide(out map[string]any, decisionKey, reasonKey string, v *Verdict, o Options) {
+	switch v.Permission {
+	case event.Deny:
+		out[decisionKey] = "deny"
+		out[reasonKey] = v.Reason
+	case event.Ask:
+		out[decisionKey] = "ask"
+		out[reasonKey] = orElse(v.UserMessage, "A hook asks for confirmation.")
+	case event.Allow:
+		if o.Approve {
+			out[decisionKey] = "allow"
+			if v.UserMessage != "" {
+				out[reasonKey] = v.UserMessage
+			}
+		}
+	}
 }
 
 // orElse returns s, or def when s is empty.

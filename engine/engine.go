@@ -17,13 +17,14 @@ import (
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
 // Defaults.
 const (
 	DefaultTimeout       = 60 * time.Second
-	DefaultPromptTimeout = 30 * time.Second
+	DefaultPromptTimeout = runner.DefaultPromptTimeout
 	// CursorVersion is what hooks see in cursor_version and CURSOR_VERSION
 	// unless the host says otherwise.
 	CursorVersion = "agenthooks"
@@ -118,7 +119,7 @@ func Load(opts Options) (*Engine, error) {
 	if roots == nil {
 		roots = []string{}
 	}
-	rootsJSON, err := json.Marshal(roots)
+	rootsJSON, err := jsonplain.Marshal(roots)
 	if err != nil {
 		return nil, fmt.Errorf("workspace roots: %w", err)
 	}

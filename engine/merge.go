@@ -150,22 +150,20 @@ func merge(in mergeInput, outcomes []Outcome) *Decision {
 // hooks that gave it, highest priority first; rewrites come from the
 // highest-priority hook that gave one and apply only when not denied.
 func mergeGate(d *Decision, in mergeInput, answers []answer) {
+	perm := func(a answer) event.Permission {
+		if in.step == event.SubagentStart && a.perm == event.Ask {
+			return event.Deny // seed 004: ask is not supported for subagentStart
+		}
+		return a.perm
+	}
 	for _, a := range answers {
-		if a.perm.Rank() > d.Permission.Rank() {
-			d.Permission = a.perm
+		if p := perm(a); p.Rank() > d.Permission.Rank() {
+			d.Permission = p
 		}
 	}
-	if in.step == event.SubagentStart && d.Permission == event.Ask {
-		d.Permission = event.Deny // seed 004: ask is not supported for subagentStart
-	}
-	winner := d.Permission
 	var users, agents []string
 	for _, a := range answers {
-		p := a.perm
-		if in.step == event.SubagentStart && p == event.Ask {
-			p = event.Deny
-		}
-		if p != winner || winner == event.NoOpinion {
+		if p := perm(a); p != d.Permission || p == event.NoOpinion {
 			continue
 		}
 		users = appendNonEmpty(users, a.user)

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"slices"
 	"strconv"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // payload is a step's input: the host's bytes, their top-level fields, and
@@ -48,7 +48,7 @@ func (p *payload) setDefault(k string, v json.RawMessage) {
 // the whole object again (a beforeReadFile payload carries a whole file).
 func (p *payload) encode() ([]byte, error) {
 	if p.replaced {
-		return marshalPlain(p.fields)
+		return jsonplain.Marshal(p.fields)
 	}
 	body := bytes.TrimRight(p.raw, " \t\r\n")
 	if len(body) == 0 {
@@ -96,23 +96,19 @@ func parsePayload(in any) (*payload, error) {
 	return p, nil
 }
 
+// payloadBytes is the payload as JSON: bytes as they are, any other value
+// encoded as JavaScript's JSON.stringify would (without escaping <, > and
+// &, which hooks grepping their stdin for `2>&1` expect).
 func payloadBytes(payload any) ([]byte, error) {
-	var raw []byte
 	switch p := payload.(type) {
 	case nil:
 		return nil, nil
 	case json.RawMessage:
-		raw = p
+		return p, nil
 	case []byte:
-		raw = p
-	default:
-		b, err := marshalPlain(p)
-		if err != nil {
-			return nil, err
-		}
-		raw = b
+		return p, nil
 	}
-	return raw, nil
+	return jsonplain.Marshal(payload)
 }
 
 // fillCommon sets the common input fields a payload lacks, so hooks always
@@ -181,7 +177,3 @@ func sessionID(f map[string]json.RawMessage) string {
 	}
 	return stringField(f, "session_id")
 }
-
-// marshalPlain encodes v as JavaScript's JSON.stringify would: without
-// escaping <, > and &, which hooks grepping their stdin for `2>&1` expect.
-func marshalPlain(v any) ([]byte, error) { return jsonplain.Marshal(v) }

@@ -19,6 +19,18 @@ func jsonKeys(t reflect.Type) []string {
 	return keys
 }
 
+// keys lists every key the schema reads, permission first.
+func (s schema) keys() []string {
+	var keys []string
+	if s.permissions != nil {
+		keys = append(keys, "permission")
+	}
+	for _, f := range s.fields {
+		keys = append(keys, f.key)
+	}
+	return keys
+}
+
 // TestOutputTypesMatchSchemas keeps the typed outputs and the validator in
 // step: each output struct has exactly the keys ParseResponse reads.
 func TestOutputTypesMatchSchemas(t *testing.T) {

@@ -95,18 +95,6 @@ func schemaFor(step Step) schema {
 	return schema{}
 }
 
-// keys lists every key the schema reads, permission first.
-func (s schema) keys() []string {
-	var keys []string
-	if s.permissions != nil {
-		keys = append(keys, "permission")
-	}
-	for _, f := range s.fields {
-		keys = append(keys, f.key)
-	}
-	return keys
-}
-
 // permission validates a "permission" value against the schema.
 func (s schema) permission(v json.RawMessage) (Permission, error) {
 	var str string

@@ -29,7 +29,6 @@ package export
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -37,6 +36,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // Result is the exported settings document and everything said about it.
@@ -348,24 +348,13 @@ func (o object) MarshalJSON() ([]byte, error) {
 }
 
 // encode marshals v compactly without HTML escaping.
-func encode(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func encode(v any) ([]byte, error) { return jsonplain.Marshal(v) }
 
 // encodeIndent marshals v indented by two spaces, with a final newline.
 func encodeIndent(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonplain.MarshalIndent(v, "", "  ")
+	if err != nil {
 		return nil, fmt.Errorf("export: encode the document: %w", err)
 	}
-	return b.Bytes(), nil
+	return append(b, '\n'), nil
 }

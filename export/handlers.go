@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 // handler is a Claude-shaped hook handler (Claude Code, Codex, Gemini
@@ -83,22 +83,11 @@ func (t *target) command(h *config.Hook) string {
 	if h.Dir == "" {
 		return h.Command
 	}
-	dir := shellQuote(h.Dir)
+	dir := proc.Quote(h.Dir)
 	if h.Source.ProjectLevel() && t.projectDir != "" {
 		dir = t.projectDir
 	}
 	return "cd " + dir + " || exit 1; " + h.Command
-}
-
-// shellQuote quotes s for sh: in single quotes, each quote inside
-// written as quote, backslash, quote, quote. Plain paths stay as they are.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(isWordRune(r) || strings.ContainsRune("/.-+,:@%=", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // effectiveTimeout is h's timeout, else the engine's default for its
@@ -145,9 +134,10 @@ func seconds(d time.Duration) string {
 func (x *exporter) geminiName(h *config.Hook) string {
 	name := "cursor-" + string(h.Step) + "-" + strconv.Itoa(h.Index)
 	if x.names[name] {
-		name += "-" + h.Source.String()
+		base := name + "-" + h.Source.String()
+		name = base
 		for i := 2; x.names[name]; i++ {
-			name = strings.TrimSuffix(name, "-"+strconv.Itoa(i-1)) + "-" + strconv.Itoa(i)
+			name = base + "-" + strconv.Itoa(i)
 		}
 	}
 	x.names[name] = true

@@ -154,6 +154,7 @@ func TestExportSeedExamples(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Skip("no seed examples")
 	}
+	checked := 0
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -163,6 +164,7 @@ func TestExportSeedExamples(t *testing.T) {
 		if f.HasErrors() || len(f.Hooks) == 0 {
 			continue
 		}
+		checked++
 		for _, agent := range Agents() {
 			r := mustExport(t, agent, f.Hooks)
 			if r.Exported+r.Skipped != len(f.Hooks) {
@@ -184,5 +186,8 @@ func TestExportSeedExamples(t *testing.T) {
 				t.Errorf("%s %s: %d handlers for %d exported hooks", filepath.Base(file), agent, got, r.Exported)
 			}
 		}
+	}
+	if checked == 0 {
+		t.Errorf("none of the %d seed examples parsed with hooks: nothing was checked", len(files))
 	}
 }

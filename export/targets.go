@@ -2,6 +2,7 @@ package export
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/agenthooks/agenthooks/event"
 )
@@ -106,6 +107,9 @@ type target struct {
 	// missingSteps says why a step has no counterpart and what to do,
 	// where the generic text would not say enough.
 	missingSteps map[event.Step][2]string
+	// shapes say, per step, how the target's payload differs from
+	// Cursor's and what answer it reads (warnings.go).
+	shapes map[event.Step][2]string
 }
 
 var targets = []*target{claude, gemini, codex, copilot}
@@ -142,6 +146,34 @@ func toolSteps(pre, post string) map[event.Step]stepMap {
 	}
 }
 
+// lifecycle names the target's events for the steps about no tool; ""
+// where the target has none.
+type lifecycle struct {
+	prompt, stop, subagentStop, sessionStart, sessionEnd, compact string
+}
+
+// claudeLifecycle are Claude Code's lifecycle events, which Codex shares.
+var claudeLifecycle = lifecycle{prompt: "UserPromptSubmit", stop: "Stop", subagentStop: "SubagentStop",
+	sessionStart: "SessionStart", sessionEnd: "SessionEnd", compact: "PreCompact"}
+
+// steps maps the lifecycle steps to their events, which take no matcher.
+func (l lifecycle) steps() map[event.Step]stepMap {
+	m := map[event.Step]stepMap{}
+	for step, ev := range map[event.Step]string{
+		event.BeforeSubmitPrompt: l.prompt,
+		event.Stop:               l.stop,
+		event.SubagentStop:       l.subagentStop,
+		event.SessionStart:       l.sessionStart,
+		event.SessionEnd:         l.sessionEnd,
+		event.PreCompact:         l.compact,
+	} {
+		if ev != "" {
+			m[step] = stepMap{ev, noMatcher, ""}
+		}
+	}
+	return m
+}
+
 func without(m map[event.Step]stepMap, steps ...event.Step) map[event.Step]stepMap {
 	for _, s := range steps {
 		delete(m, s)
@@ -149,9 +181,9 @@ func without(m map[event.Step]stepMap, steps ...event.Step) map[event.Step]stepM
 	return m
 }
 
-func with(m map[event.Step]stepMap, more map[event.Step]stepMap) map[event.Step]stepMap {
-	for k, v := range more {
-		m[k] = v
+func with(m map[event.Step]stepMap, more ...map[event.Step]stepMap) map[event.Step]stepMap {
+	for _, mm := range more {
+		maps.Copy(m, mm)
 	}
 	return m
 }
@@ -160,17 +192,11 @@ func with(m map[event.Step]stepMap, more map[event.Step]stepMap) map[event.Step]
 var claude = &target{
 	name: "claude", title: "Claude Code",
 	projectPath: ".claude/settings.json", userPath: ".claude/settings.json",
-	steps: with(toolSteps("PreToolUse", "PostToolUse"), map[event.Step]stepMap{
+	steps: with(toolSteps("PreToolUse", "PostToolUse"), claudeLifecycle.steps(), map[event.Step]stepMap{
 		event.PostToolUseFailure: {"PostToolUseFailure", fromHook, ""},
 		// SubagentStart cannot refuse a subagent; the Task/Agent tool's
 		// PreToolUse can, and is where the dialect runs subagentStart.
-		event.SubagentStart:      {"PreToolUse", fromTool, toolTask},
-		event.SubagentStop:       {"SubagentStop", noMatcher, ""},
-		event.BeforeSubmitPrompt: {"UserPromptSubmit", noMatcher, ""},
-		event.Stop:               {"Stop", noMatcher, ""},
-		event.SessionStart:       {"SessionStart", noMatcher, ""},
-		event.SessionEnd:         {"SessionEnd", noMatcher, ""},
-		event.PreCompact:         {"PreCompact", noMatcher, ""},
+		event.SubagentStart: {"PreToolUse", fromTool, toolTask},
 	}),
 	eventOrder: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
 		"Stop", "SubagentStop", "PreCompact", "SessionEnd"},
@@ -189,6 +215,7 @@ var claude = &target{
 	// SessionEnd or PreCompact).
 	prompts:    set("PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop", "SubagentStop"),
 	projectDir: `"$CLAUDE_PROJECT_DIR"`,
+	shapes:     claudeShapes,
 	managedFix: "to keep them managed, deploy them in Claude Code's managed-settings.json (/etc/claude-code/ on Linux, /Library/Application Support/ClaudeCode/ on macOS)",
 }
 
@@ -197,14 +224,10 @@ var claude = &target{
 var gemini = &target{
 	name: "gemini", title: "Gemini CLI",
 	projectPath: ".gemini/settings.json", userPath: ".gemini/settings.json",
-	steps: with(toolSteps("BeforeTool", "AfterTool"), map[event.Step]stepMap{
+	steps: with(toolSteps("BeforeTool", "AfterTool"), lifecycle{prompt: "BeforeAgent", stop: "AfterAgent",
+		sessionStart: "SessionStart", sessionEnd: "SessionEnd", compact: "PreCompress"}.steps(), map[event.Step]stepMap{
 		// No failure event: AfterTool runs after failed calls too.
 		event.PostToolUseFailure: {"AfterTool", fromHook, ""},
-		event.BeforeSubmitPrompt: {"BeforeAgent", noMatcher, ""},
-		event.Stop:               {"AfterAgent", noMatcher, ""},
-		event.SessionStart:       {"SessionStart", noMatcher, ""},
-		event.SessionEnd:         {"SessionEnd", noMatcher, ""},
-		event.PreCompact:         {"PreCompress", noMatcher, ""},
 	}),
 	eventOrder: []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "SessionEnd"},
 	tools: map[string][]string{
@@ -220,6 +243,7 @@ var gemini = &target{
 	prompts:    set(), // command hooks only
 	projectDir: "$GEMINI_PROJECT_DIR",
 	millis:     true,
+	shapes:     geminiShapes,
 	managedFix: "to keep them managed, deploy them in Gemini CLI's system settings file (/etc/gemini-cli/settings.json on Linux)",
 	missingSteps: map[event.Step][2]string{
 		event.SubagentStart: {"Gemini CLI has no subagent tool that a hook could stop", "keep it in Cursor"},
@@ -232,14 +256,7 @@ var gemini = &target{
 var codex = &target{
 	name: "codex", title: "Codex",
 	projectPath: ".codex/hooks.json", userPath: ".codex/hooks.json",
-	steps: with(without(toolSteps("PreToolUse", "PostToolUse"), event.BeforeReadFile), map[event.Step]stepMap{
-		event.SubagentStop:       {"SubagentStop", noMatcher, ""},
-		event.BeforeSubmitPrompt: {"UserPromptSubmit", noMatcher, ""},
-		event.Stop:               {"Stop", noMatcher, ""},
-		event.SessionStart:       {"SessionStart", noMatcher, ""},
-		event.SessionEnd:         {"SessionEnd", noMatcher, ""},
-		event.PreCompact:         {"PreCompact", noMatcher, ""},
-	}),
+	steps: with(without(toolSteps("PreToolUse", "PostToolUse"), event.BeforeReadFile), claudeLifecycle.steps()),
 	eventOrder: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop",
 		"PreCompact", "SessionEnd"},
 	// apply_patch is Codex's one file-writing tool (its matchers also
@@ -253,6 +270,7 @@ var codex = &target{
 	style:      nameList,
 	nameRune:   isWordRune,
 	prompts:    set(), // Codex skips prompt hooks with a warning
+	shapes:     codexShapes,
 	managedFix: "to keep them managed, deploy them as Codex managed hooks (requirements.toml or your MDM)",
 	missingSteps: map[event.Step][2]string{
 		event.BeforeReadFile: {"Codex reads files through its shell, not a read tool a hook could gate",
@@ -268,24 +286,15 @@ var codex = &target{
 var copilot = &target{
 	name: "copilot", title: "GitHub Copilot",
 	projectPath: ".github/hooks/cursor-hooks.json", userPath: ".copilot/hooks/cursor-hooks.json",
-	steps: map[event.Step]stepMap{
-		event.PreToolUse:           {"preToolUse", fromHook, ""},
-		event.PostToolUse:          {"postToolUse", fromHook, ""},
-		event.PostToolUseFailure:   {"postToolUseFailure", fromHook, ""},
-		event.BeforeShellExecution: {"preToolUse", fromTool, toolShell},
-		event.AfterShellExecution:  {"postToolUse", fromTool, toolShell},
-		event.BeforeReadFile:       {"preToolUse", fromTool, toolReadGate},
-		event.AfterFileEdit:        {"postToolUse", fromTool, toolWrite},
-		// Copilot's own subagentStart is not a gate agenthooks relies on;
-		// the task tool's preToolUse is (as in the dialect).
-		event.SubagentStart:      {"preToolUse", fromTool, toolTask},
-		event.SubagentStop:       {"subagentStop", noMatcher, ""},
-		event.BeforeSubmitPrompt: {"userPromptSubmitted", noMatcher, ""},
-		event.Stop:               {"agentStop", noMatcher, ""},
-		event.SessionStart:       {"sessionStart", noMatcher, ""},
-		event.SessionEnd:         {"sessionEnd", noMatcher, ""},
-		event.PreCompact:         {"preCompact", noMatcher, ""},
-	},
+	steps: with(without(toolSteps("preToolUse", "postToolUse"), event.BeforeMCPExecution, event.AfterMCPExecution),
+		lifecycle{prompt: "userPromptSubmitted", stop: "agentStop", subagentStop: "subagentStop",
+			sessionStart: "sessionStart", sessionEnd: "sessionEnd", compact: "preCompact"}.steps(),
+		map[event.Step]stepMap{
+			event.PostToolUseFailure: {"postToolUseFailure", fromHook, ""},
+			// Copilot's own subagentStart is not a gate agenthooks relies on;
+			// the task tool's preToolUse is (as in the dialect).
+			event.SubagentStart: {"preToolUse", fromTool, toolTask},
+		}),
 	eventOrder: []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure",
 		"agentStop", "subagentStop", "preCompact", "sessionEnd"},
 	tools: map[string][]string{
@@ -297,6 +306,7 @@ var copilot = &target{
 	style:   anchored,
 	prompts: set(), // Copilot's prompt type is a sessionStart prompt, not a model's verdict
 	flat:    true, version: true,
+	shapes:     copilotShapes,
 	managedFix: "to keep them managed, distribute them in the repositories' .github/hooks/ through your organization",
 	missingSteps: map[event.Step][2]string{
 		event.BeforeMCPExecution: {"agenthooks does not know how GitHub Copilot names MCP tools to hooks",

@@ -157,20 +157,8 @@ func claudeModel(m string) bool {
 // shape says how the target's payload for step differs from Cursor's, and
 // what answer it reads ("" when the step's answer says nothing).
 func (t *target) shape(step event.Step) (in, out string) {
-	s := t.shapes()[step]
+	s := t.shapes[step]
 	return s[0], s[1]
-}
-
-func (t *target) shapes() map[event.Step][2]string {
-	switch t.name {
-	case "claude":
-		return claudeShapes
-	case "gemini":
-		return geminiShapes
-	case "codex":
-		return codexShapes
-	}
-	return copilotShapes
 }
 
 // The answers a Claude-shaped gate reads.

@@ -1,9 +1,7 @@
 package policy
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -17,6 +15,7 @@ import (
 	"cel.dev/cel-go/common/types/ref"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // Policy is a compiled policy file: rules whose conditions are ready to
@@ -207,13 +206,10 @@ func prepare(step event.Step, r *Rule) (*answer, error) {
 	default:
 		return nil, fmt.Errorf("%s cannot be decided", step)
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(out); err != nil {
+	stdout, err := jsonplain.Marshal(out)
+	if err != nil {
 		return nil, err
 	}
-	stdout := bytes.TrimSpace(b.Bytes())
 	resp, err := event.ParseResponse(step, stdout)
 	if err != nil || resp == nil {
 		return nil, fmt.Errorf("%s: the answer %s is not valid: %v", step, stdout, err)

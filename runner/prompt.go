@@ -63,7 +63,7 @@ func (p Prompt) run(ctx context.Context, req Request) Result {
 	}
 	timeout := req.Timeout
 	if timeout <= 0 {
-		timeout = defaultPromptTimeout
+		timeout = DefaultPromptTimeout
 	}
 	hctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
@@ -81,9 +81,9 @@ func (p Prompt) run(ctx context.Context, req Request) Result {
 	return Result{Response: resp, Stdout: ans.Raw}
 }
 
-// defaultPromptTimeout applies when a request carries no timeout; the
-// engine always resolves one (30 s for prompt hooks by default).
-const defaultPromptTimeout = 30 * time.Second
+// DefaultPromptTimeout is a prompt hook's timeout when its definition
+// gives none; the engine's default too.
+const DefaultPromptTimeout = 30 * time.Second
 
 // failure classifies a failed Judge call. The contexts decide first: an
 // error that happened because the hook's time ran out is a timeout

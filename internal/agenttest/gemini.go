@@ -2,6 +2,7 @@ package agenttest
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 )
@@ -142,9 +143,7 @@ func utilityAnswer(mime string, schemas ...map[string]any) string {
 	props := map[string]any{}
 	for _, s := range schemas {
 		if p, ok := s["properties"].(map[string]any); ok {
-			for k, v := range p {
-				props[k] = v
-			}
+			maps.Copy(props, p)
 		}
 	}
 	out := map[string]any{}

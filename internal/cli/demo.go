@@ -99,9 +99,7 @@ func (o *demoOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range eng.Problems() {
-		fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
-	}
+	printEngineProblems(o.io.Err, eng)
 
 	w := o.io.Out
 	fmt.Fprintf(w, "Example workspace: %s\nIts .cursor/hooks.json (trusted, pinned to its SHA-256) has %d hooks.\n", ws, len(eng.Hooks()))

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"os"
 
@@ -62,4 +64,11 @@ func openEngine(ctx context.Context, roots []string, noClaude bool) (*engine.Eng
 		return nil, nil, err
 	}
 	return eng, st.Close, nil
+}
+
+// printEngineProblems reports the engine's source problems on w, one line each.
+func printEngineProblems(w io.Writer, eng *engine.Engine) {
+	for _, p := range eng.Problems() {
+		fmt.Fprintln(w, "agenthooks:", p.Error())
+	}
 }

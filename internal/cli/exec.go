@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -152,7 +151,11 @@ func (o *execOptions) run(ctx context.Context) error {
 		}
 		return nil
 	}
-	roots, err := o.roots(cwd)
+	roots := o.workspaces
+	if len(roots) == 0 {
+		roots = []string{cwd}
+	}
+	roots, err = workspaceRoots(nil, roots)
 	if err != nil {
 		return err
 	}
@@ -162,9 +165,7 @@ func (o *execOptions) run(ctx context.Context) error {
 	}
 	defer func() { _ = closeEngine() }()
 	if !o.quiet {
-		for _, p := range eng.Problems() {
-			fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
-		}
+		printEngineProblems(o.io.Err, eng)
 	}
 
 	call := o.newCall(eng, cwd)
@@ -196,20 +197,4 @@ func (o *execOptions) run(ctx context.Context) error {
 		return silentExit(res.code)
 	}
 	return nil
-}
-
-// roots are the workspace roots: the flags, else the current directory.
-func (o *execOptions) roots(cwd string) ([]string, error) {
-	if len(o.workspaces) == 0 {
-		return []string{cwd}, nil
-	}
-	out := make([]string, 0, len(o.workspaces))
-	for _, r := range o.workspaces {
-		abs, err := filepath.Abs(r)
-		if err != nil {
-			return nil, usageErr("workspace %q: %v", r, err)
-		}
-		out = append(out, abs)
-	}
-	return out, nil
 }

@@ -1,13 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"os"
 
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // execToolName is the tool name preToolUse and postToolUse hooks see for a
@@ -85,14 +85,12 @@ func (c *execCall) toolPayload(fields map[string]any) json.RawMessage {
 // execJSON encodes a payload without HTML escaping: hooks are shell
 // scripts as often as not, and one that greps for "2>&1" must find it.
 func execJSON(v any) json.RawMessage {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := jsonplain.Marshal(v)
+	if err != nil {
 		// Maps of strings, numbers and booleans always encode.
 		return json.RawMessage("{}")
 	}
-	return bytes.TrimRight(b.Bytes(), "\n")
+	return b
 }
 
 // execNewID returns a random id for tool_use_id.

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 type initOptions struct {
@@ -77,20 +76,9 @@ func (o *initOptions) target() (initTarget, error) {
 			command:   sampleCommand("./" + path.Join("hooks", sampleScriptName)),
 		}, nil
 	}
-	dir := o.workspace
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return initTarget{}, fmt.Errorf("current directory: %w", err)
-		}
-		dir = wd
-	}
-	root, err := filepath.Abs(dir)
+	root, err := workspaceDir(o.workspace)
 	if err != nil {
-		return initTarget{}, usageErr("workspace %q: %v", dir, err)
-	}
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return initTarget{}, usageErr("workspace %q is not a directory", dir)
+		return initTarget{}, err
 	}
 	// Project hooks run from the project root.
 	return initTarget{
@@ -169,14 +157,11 @@ func sampleHooksFile(command string) ([]byte, error) {
 			string(event.BeforeSubmitPrompt): {{Command: command}},
 		},
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	b, err := jsonplain.MarshalIndent(doc, "", "  ")
+	if err != nil {
 		return nil, fmt.Errorf("init: encode hooks.json: %w", err)
 	}
-	return b.Bytes(), nil
+	return append(b, '\n'), nil
 }
 
 // initCreateFile writes a file that must not exist yet; created is false, with

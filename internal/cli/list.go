@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 type listOptions struct {
@@ -171,8 +171,7 @@ func writeListJSON(w io.Writer, set *config.Set) error {
 			Field: config.ReadablePath(p.Pointer), Message: p.Message, Fix: p.Fix, Text: p.Error(),
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := jsonplain.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }

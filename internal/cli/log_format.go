@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/state"
 )
 
@@ -53,8 +53,7 @@ func newLogPrinter(w io.Writer, asJSON, follow bool) *logPrinter {
 func (p *logPrinter) print(es []state.Entry) error {
 	bw := bufio.NewWriter(p.w)
 	if p.json {
-		enc := json.NewEncoder(bw)
-		enc.SetEscapeHTML(false) // commands are full of < > &
+		enc := jsonplain.NewEncoder(bw) // commands are full of < > &
 		for _, e := range es {
 			if err := enc.Encode(e); err != nil {
 				return fmt.Errorf("encode record %d: %w", e.Seq, err)

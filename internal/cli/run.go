@@ -14,6 +14,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // maxPayload bounds what run reads from stdin; beforeReadFile payloads
@@ -86,9 +87,7 @@ func (o *runOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer closeEngine()
-	for _, p := range eng.Problems() {
-		fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
-	}
+	printEngineProblems(o.io.Err, eng)
 	d, err := eng.Run(ctx, o.step, json.RawMessage(payload))
 	if err != nil {
 		return dataErr("%v", err)
@@ -98,9 +97,7 @@ func (o *runOptions) run(ctx context.Context) error {
 		// give; printing {} would read as "no opinion".
 		return &exitError{code: ExitInterrupted, err: fmt.Errorf("interrupted: the hooks were stopped, no decision")}
 	}
-	enc := json.NewEncoder(o.io.Out)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(d.Response())
+	return jsonplain.NewEncoder(o.io.Out).Encode(d.Response())
 }
 
 // workspaceRoots picks the roots: the payload's, else the flags, else the
@@ -134,6 +131,26 @@ func workspaceRoots(payload []byte, flags []string) ([]string, error) {
 		out = append(out, abs)
 	}
 	return out, nil
+}
+
+// workspaceDir is one workspace root: dir, else the current directory;
+// absolute, and an existing directory.
+func workspaceDir(dir string) (string, error) {
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("current directory: %w", err)
+		}
+		dir = wd
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usageErr("workspace %q: %v", dir, err)
+	}
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return "", usageErr("workspace %q is not a directory", dir)
+	}
+	return root, nil
 }
 
 // suggestStep returns ` (did you mean "x"?)` for a near-miss step name.

@@ -132,9 +132,7 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 	o.writeEnv(d, ans.Env)
 	// On exit 2, stderr is the reason the agent shows: keep it clean.
 	if ans.Code != 2 || o.from.verbose {
-		for _, p := range eng.Problems() {
-			fmt.Fprintln(o.io.Err, "agenthooks:", p.Error())
-		}
+		printEngineProblems(o.io.Err, eng)
 	}
 	return o.reply(ans)
 }

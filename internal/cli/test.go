@@ -15,6 +15,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -201,8 +202,7 @@ func writeTraceJSON(w io.Writer, step event.Step, d *engine.Decision, matches []
 	for _, p := range eng.Problems() {
 		problems = append(problems, p.Error())
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	enc := jsonplain.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(map[string]any{
 		"step":     step,

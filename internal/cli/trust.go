@@ -74,18 +74,9 @@ func (o *trustOptions) run() error {
 		}
 		return nil
 	}
-	dir := o.dir
-	if dir == "" {
-		if dir, err = os.Getwd(); err != nil {
-			return fmt.Errorf("current directory: %w", err)
-		}
-	}
-	root, err := filepath.Abs(dir)
+	root, err := workspaceDir(o.dir)
 	if err != nil {
-		return usageErr("workspace %q: %v", dir, err)
-	}
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return usageErr("workspace %q is not a directory", dir)
+		return err
 	}
 	if o.revoke {
 		if err := store.Revoke(root); err != nil {

@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 // An agent is one agent's way of calling agenthooks: either groups merged
@@ -132,7 +135,7 @@ func copilotFile(bin string) []byte {
 	var b strings.Builder
 	b.WriteString("{\n  \"version\": 1,\n  \"hooks\": {")
 	for i, ev := range copilotEvents {
-		entry, _ := encodeIndent([]copilotHook{{
+		entry, _ := jsonplain.MarshalIndent([]copilotHook{{
 			Type:       "command",
 			Bash:       posixCommand(bin, "copilot", ev),
 			PowerShell: "& " + powershellQuote(bin) + " run --from copilot " + ev,
@@ -183,18 +186,11 @@ func command(bin, agent string) string {
 }
 
 func posixCommand(bin, agent, event string) string {
-	s := shellQuote(bin) + " run --from " + agent
+	s := proc.Quote(bin) + " run --from " + agent
 	if event != "" {
 		s += " " + event
 	}
 	return s
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func powershellQuote(s string) string {

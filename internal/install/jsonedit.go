@@ -175,7 +175,7 @@ func (d *settingsDoc) addMember(obj *hujson.Object, depth int, key string, value
 
 // value encodes v as indented JSON for the given depth.
 func (d *settingsDoc) value(v any, depth int) (hujson.Value, error) {
-	b, err := encodeIndent(v, d.indent(depth), d.unit)
+	b, err := jsonplain.MarshalIndent(v, d.indent(depth), d.unit)
 	if err != nil {
 		return hujson.Value{}, err
 	}
@@ -253,16 +253,12 @@ func standard(v hujson.Value) []byte {
 	return c.Pack()
 }
 
+// mustJSON encodes a string or other plain value on one line, without
+// HTML escaping: a PowerShell command's & stays &.
 func mustJSON(v any) []byte {
-	b, err := encodeIndent(v, "", "")
+	b, err := jsonplain.Marshal(v)
 	if err != nil {
 		return []byte(`""`)
 	}
 	return b
-}
-
-// encodeIndent is json.MarshalIndent without HTML escaping: a PowerShell
-// command's & stays &.
-func encodeIndent(v any, prefix, unit string) ([]byte, error) {
-	return jsonplain.MarshalIndent(v, prefix, unit)
 }

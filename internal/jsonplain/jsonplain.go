@@ -6,7 +6,16 @@ package jsonplain
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 )
+
+// NewEncoder is json.NewEncoder without HTML escaping: each Encode writes
+// one value and a newline to w.
+func NewEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
 
 // Marshal encodes v on one line, with no trailing newline.
 func Marshal(v any) ([]byte, error) {
@@ -16,8 +25,7 @@ func Marshal(v any) ([]byte, error) {
 // MarshalIndent is json.MarshalIndent without HTML escaping.
 func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
+	enc := NewEncoder(&b)
 	if indent != "" || prefix != "" {
 		enc.SetIndent(prefix, indent)
 	}

@@ -1,6 +1,9 @@
 package jsonplain
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMarshal(t *testing.T) {
 	b, err := Marshal(map[string]string{"c": "a 2>&1 <b>"})
@@ -13,5 +16,12 @@ func TestMarshal(t *testing.T) {
 	}
 	if _, err := Marshal(func() {}); err == nil {
 		t.Error("a func encoded")
+	}
+}
+
+func TestNewEncoder(t *testing.T) {
+	var b strings.Builder
+	if err := NewEncoder(&b).Encode("a 2>&1 <b>"); err != nil || b.String() != "\"a 2>&1 <b>\"\n" {
+		t.Errorf("Encode wrote %q, %v", b.String(), err)
 	}
 }

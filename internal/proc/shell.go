@@ -26,6 +26,20 @@ func NeedsShell(command string) bool {
 	return strings.ContainsAny(first, "=%") || shellWords[first]
 }
 
+// Quote returns s as one sh word: as it is when every character is in
+// NeedsShell's safe set, else in single quotes, each quote inside written
+// as quote, backslash, quote, quote.
+func Quote(s string) string {
+	plain := s != ""
+	for i := 0; plain && i < len(s); i++ {
+		plain = isSafe(s[i])
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // splitWords splits command on runs of spaces and tabs, which is all sh's
 // word splitting does to a line that NeedsShell accepts.
 func splitWords(command string) []string {

@@ -21,20 +21,23 @@ func scanHook(row interface{ Scan(...any) error }) (Hook, error) {
 }
 
 func (s *sqlStore) Hooks(ctx context.Context, teamID, knownRevision int64) (Snapshot, error) {
-	t, err := s.team(ctx, s.db, teamID)
-	if err != nil {
-		return Snapshot{}, err
-	}
-	if knownRevision != 0 && knownRevision == t.Revision {
-		return Snapshot{Team: t, Unchanged: true}, nil
+	if knownRevision != 0 {
+		// The cheap check first: a client polling an unchanged team
+		// needs no transaction and no hooks.
+		t, err := s.team(ctx, s.db, teamID)
+		if err != nil {
+			return Snapshot{}, err
+		}
+		if knownRevision == t.Revision {
+			return Snapshot{Team: t, Unchanged: true}, nil
+		}
 	}
 	var snap Snapshot
-	err = s.read(ctx, func(tx *sql.Tx) error {
-		t, err := s.team(ctx, tx, teamID)
-		if err != nil {
-			return err
+	var teamErr error // returned as it is, as the check above returns it
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if snap.Team, teamErr = s.team(ctx, tx, teamID); teamErr != nil {
+			return teamErr
 		}
-		snap.Team = t
 		rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT `+hookCols+` FROM hooks WHERE team_id = ? ORDER BY id`), teamID)
 		if err != nil {
 			return err
@@ -50,6 +53,9 @@ func (s *sqlStore) Hooks(ctx context.Context, teamID, knownRevision int64) (Snap
 		}
 		return rows.Err()
 	})
+	if teamErr != nil && knownRevision == 0 {
+		return Snapshot{}, teamErr
+	}
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("read hooks of team %d: %w", teamID, err)
 	}

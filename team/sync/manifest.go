@@ -1,12 +1,11 @@
 package sync
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // Command is the hooks.json command that runs the script name from the
@@ -66,12 +65,9 @@ func manifest(hooks []Hook) ([]byte, error) {
 			FailClosed: h.FailClosed,
 		})
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // matchers such as "<|>" stay readable
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
+	b, err := jsonplain.MarshalIndent(doc, "", "  ") // matchers such as "<|>" stay readable
+	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", ManifestName, err)
 	}
-	return b.Bytes(), nil
+	return append(b, '\n'), nil
 }

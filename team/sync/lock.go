@@ -2,39 +2,37 @@ package sync
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"time"
 
-	"golang.org/x/sys/windows"
+	"github.com/agenthooks/agenthooks/internal/filelock"
 )
 
 // lockPoll is how often a waiting sync retries the team's lock.
 const lockPoll = 50 * time.Millisecond
 
-// lockTeam takes the team folder's lock (LockFileEx on sync.lock),
+// lockTeam takes the team folder's lock (a file lock on sync.lock),
 // waiting while another sync holds it, until ctx ends. The lock dies with
-// the process.
+// the process, so a killed sync never leaves the team locked. Where the
+// system has no file locks it is granted at once.
 func lockTeam(ctx context.Context, team *os.Root) (func(), error) {
 	f, err := team.OpenFile(lockName, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", filepath.Join(team.Name(), lockName), err)
 	}
-	h := windows.Handle(f.Fd())
 	for {
-		ol := new(windows.Overlapped)
-		err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK|windows.LOCKFILE_FAIL_IMMEDIATELY, 0, 1, 0, ol)
-		if err == nil {
-			return func() {
-				_ = windows.UnlockFileEx(h, 0, 1, 0, new(windows.Overlapped))
-				f.Close()
-			}, nil
-		}
-		if !errors.Is(err, windows.ERROR_LOCK_VIOLATION) && !errors.Is(err, windows.ERROR_IO_PENDING) {
+		ok, err := filelock.TryLock(f)
+		if err != nil {
 			f.Close()
 			return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
+		}
+		if ok {
+			return func() {
+				_ = filelock.Unlock(f) // closing would release it too
+				f.Close()
+			}, nil
 		}
 		t := time.NewTimer(lockPoll)
 		select {
@@ -46,7 +44,3 @@ func lockTeam(ctx context.Context, team *os.Root) (func(), error) {
 		}
 	}
 }
-
-// syncDir does nothing: Windows cannot flush a folder handle, and NTFS
-// journals renames.
-func syncDir(*os.Root, string) error { return nil }
