@@ -81,7 +81,7 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
 	defer stop()
 	d := o.from.dialect
 	opts := dialect.Options{Approve: o.from.allowMeans == allowApprove}
