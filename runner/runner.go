@@ -28,6 +28,13 @@ const (
 	Canceled Failure = "canceled"
 	// Unsupported means no runner is registered for the hook's type.
 	Unsupported Failure = "unsupported"
+	// Panicked means the runner itself failed (a bug in agenthooks or in
+	// an in-process runner): the hook has no answer, as if it had crashed.
+	Panicked Failure = "panic"
+	// HostFault means the hook did not run because agenthooks could not
+	// decide the step at all (a payload it cannot read, a panic): the
+	// hook counts as failed, so its failClosed applies.
+	HostFault Failure = "agenthooks_fault"
 )
 
 // Request is everything a runner needs for one execution.

@@ -4,66 +4,31 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
-	"github.com/agenthooks/agenthooks/llm"
-	"github.com/agenthooks/agenthooks/policy"
-	"github.com/agenthooks/agenthooks/runner"
-	"github.com/agenthooks/agenthooks/state"
-	"github.com/agenthooks/agenthooks/trust"
+	"github.com/agenthooks/agenthooks/host"
 )
 
-// openEngine loads the engine the way every verb that runs hooks does:
-// default locations (overridable by environment), the trust store of the
-// config dir, and the state store that makes a series of processes behave
-// like one long-lived engine (sessions, execution log). The returned
-// function closes the state store.
-//
-// Claude Code's settings files are among the sources unless noClaude is
-// set: `run --from claude` (Claude Code runs them itself) and `run
-// --from copilot` (Copilot CLI reads them too).
+// openHost assembles agenthooks the way every verb that runs hooks does
+// (package host): warnings are collected for the verb to print.
+func openHost(ctx context.Context) *host.Host {
+	return host.Open(ctx, host.Options{})
+}
+
+// openEngine loads the engine of a host for verbs that work with the
+// engine itself (list, test, validate, exec). Claude Code's settings files
+// are among the sources unless noClaude is set. Host warnings go to
+// stderr at once; the returned function writes the log and closes the
+// state store.
 func openEngine(ctx context.Context, roots []string, noClaude bool) (*engine.Engine, func() error, error) {
-	ts, err := trust.Open(trust.DefaultDir())
+	h := host.Open(ctx, host.Options{Warn: func(msg string) { fmt.Fprintln(os.Stderr, "agenthooks: warning:", msg) }})
+	eng, err := h.Engine(roots, noClaude)
 	if err != nil {
+		_ = h.Close(ctx)
 		return nil, nil, err
 	}
-	// Before the state store opens, so a bad variable needs no cleanup.
-	judge, err := llm.FromEnv(os.Getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	so, err := state.OptionsFromEnv()
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := state.Open(ctx, so)
-	if err != nil {
-		return nil, nil, err
-	}
-	loc := config.DefaultLocations(roots)
-	loc.NoClaude = noClaude
-	eng, err := engine.Load(engine.Options{
-		Locations: loc,
-		Trust:     ts,
-		Sessions:  st,
-		Sink:      st,
-		// Session and log write failures are warned about, not lost.
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		Runners: map[string]runner.Runner{
-			// `agenthooks policy FILE` hooks are evaluated in-process; every
-			// other command still runs as a process.
-			config.TypeCommand: policy.Runner{Fallback: runner.Command{}},
-			config.TypePrompt:  runner.Prompt{Client: judge},
-		},
-	})
-	if err != nil {
-		st.Close()
-		return nil, nil, err
-	}
-	return eng, st.Close, nil
+	return eng, func() error { return h.Close(context.WithoutCancel(ctx)) }, nil
 }
 
 // printEngineProblems reports the engine's source problems on w, one line each.

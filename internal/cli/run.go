@@ -14,7 +14,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
-	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/host"
 )
 
 // maxPayload bounds what run reads from stdin; beforeReadFile payloads
@@ -73,31 +73,47 @@ func (o *runOptions) run(ctx context.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
 	defer stop()
+	payload, perr := readPayload(o.io.In)
+	h := openHost(ctx)
+	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadErr: perr, Workspaces: o.workspaces})
+	return o.finish(ctx, h, rep, true)
+}
 
-	payload, err := readPayload(o.io.In)
-	if err != nil {
-		return err
+// finish writes a reply, then writes the execution log: the answer never
+// waits for the log. showStderr says whether problems and warnings may
+// go to stderr (not when stderr is an agent's blocking reason).
+func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, showStderr bool) error {
+	if showStderr {
+		for _, p := range rep.Problems {
+			fmt.Fprintln(o.io.Err, "agenthooks:", p)
+		}
+		for _, w := range rep.Warnings {
+			fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
+		}
 	}
-	roots, err := workspaceRoots(payload, o.workspaces)
-	if err != nil {
-		return err
+	if o.from.verbose {
+		for _, n := range rep.Notes {
+			fmt.Fprintln(o.io.Err, "agenthooks: note:", n)
+		}
 	}
-	eng, closeEngine, err := openEngine(ctx, roots, false)
-	if err != nil {
-		return err
+	var werr error
+	if len(rep.Stdout) > 0 {
+		if _, err := o.io.Out.Write(rep.Stdout); err != nil {
+			werr = fmt.Errorf("write answer: %w", err)
+		}
 	}
-	defer closeEngine()
-	printEngineProblems(o.io.Err, eng)
-	d, err := eng.Run(ctx, o.step, json.RawMessage(payload))
-	if err != nil {
-		return dataErr("%v", err)
+	if rep.Stderr != "" {
+		fmt.Fprintln(o.io.Err, rep.Stderr)
 	}
-	if ctx.Err() != nil {
-		// Interrupted: the hooks were stopped, so there is no decision to
-		// give; printing {} would read as "no opinion".
-		return &exitError{code: ExitInterrupted, err: fmt.Errorf("interrupted: the hooks were stopped, no decision")}
+	// The log is written after the answer, with a bounded wait.
+	_ = h.Close(context.WithoutCancel(ctx))
+	switch {
+	case werr != nil:
+		return werr
+	case rep.Code != 0:
+		return silentExit(rep.Code)
 	}
-	return jsonplain.NewEncoder(o.io.Out).Encode(d.Response())
+	return nil
 }
 
 // workspaceRoots picks the roots: the payload's, else the flags, else the

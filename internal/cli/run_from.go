@@ -2,17 +2,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/host"
 )
 
 // The values of --allow-means.
@@ -75,8 +73,8 @@ func (o *runOptions) stepOrEvent(step cobra.PositionalArgs) cobra.PositionalArgs
 // runFrom is `run --from AGENT`: the agent's payload in, the Cursor steps
 // its event means run as one decision, the answer out in the agent's
 // format and exit-code convention. Every failure is answered the way the
-// agent expects a failing hook to answer (fail-open or fail-closed per
-// agent, see docs/dialects.md), never with agenthooks' own exit codes.
+// agent expects (see docs/faults.md), never with agenthooks' own exit
+// codes.
 func (o *runOptions) runFrom(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
@@ -84,100 +82,15 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
 	defer stop()
 	d := o.from.dialect
-	opts := dialect.Options{Approve: o.from.allowMeans == allowApprove}
-
-	payload, err := readPayload(o.io.In)
-	if err != nil {
-		return o.reply(d.Fail(err))
-	}
-	req, err := d.Parse(payload, o.from.event)
-	if err != nil {
-		return o.reply(d.Fail(err))
-	}
-	if o.from.event != "" && req.Event != o.from.event {
-		o.note("the payload names the %s event %q, not %q as the command line does; the payload's is used", d.Title, req.Event, o.from.event)
-	}
-	if req.Kind == dialect.None {
-		o.note("%s", req.Note)
-		return o.reply(d.Answer(req, nil, opts))
-	}
-	roots, err := workspaceRoots(nil, o.fromRoots(d, req))
-	if err != nil {
-		return o.reply(d.Fail(err))
-	}
-	eng, closeEngine, err := openEngine(ctx, roots, d.ReadsClaudeSettings)
-	if err != nil {
-		return o.reply(d.Fail(err))
-	}
-	defer closeEngine()
-
-	ds, err := o.runCalls(ctx, eng, req.Calls)
-	if err != nil {
-		return o.reply(d.Fail(err))
-	}
-	v := dialect.Merge(ds)
-	if again := req.Recheck(v); len(again) > 0 {
-		more, err := o.runCalls(ctx, eng, again)
-		if err != nil {
-			return o.reply(d.Fail(err))
-		}
-		v = dialect.Merge(append(ds, more...))
-	}
-	if ctx.Err() != nil {
-		// Hooks cut short fail open; deciding on their answers would let
-		// the action through unjudged.
-		return o.reply(d.Fail(fmt.Errorf("interrupted before the hooks decided: %w", ctx.Err())))
-	}
-	ans := d.Answer(req, v, opts)
-	o.writeEnv(d, ans.Env)
+	payload, perr := readPayload(o.io.In)
+	h := openHost(ctx)
+	rep := h.Run(ctx, host.Request{
+		Agent: d.Name, Event: o.from.event, Payload: payload, PayloadErr: perr,
+		Workspaces: o.workspaces, Approve: o.from.allowMeans == allowApprove,
+	})
+	o.writeEnv(d, rep.Env)
 	// On exit 2, stderr is the reason the agent shows: keep it clean.
-	if ans.Code != 2 || o.from.verbose {
-		printEngineProblems(o.io.Err, eng)
-	}
-	return o.reply(ans)
-}
-
-// fromRoots picks the workspace roots of an agent's hook: --workspace,
-// else the agent's project-dir variable, else the payload's cwd, else
-// (workspaceRoots decides) the current directory.
-func (o *runOptions) fromRoots(d *dialect.Dialect, req *dialect.Request) []string {
-	if len(o.workspaces) > 0 {
-		return o.workspaces
-	}
-	for _, v := range d.ProjectDirVars {
-		if dir := os.Getenv(v); dir != "" {
-			return []string{dir}
-		}
-	}
-	if req.Cwd != "" {
-		return []string{req.Cwd}
-	}
-	return nil
-}
-
-// runCalls runs the steps of one agent event at once (they are
-// independent, and the agent waits for the slowest), after reading the
-// files beforeReadFile hooks are shown. Decisions come back in the order
-// of the calls.
-func (o *runOptions) runCalls(ctx context.Context, eng *engine.Engine, calls []dialect.Call) ([]*engine.Decision, error) {
-	for _, err := range dialect.LoadContents(calls, dialect.ReadBounded(dialect.MaxContent)) {
-		o.note("%v", err)
-	}
-	ds := make([]*engine.Decision, len(calls))
-	errs := make([]error, len(calls))
-	var wg sync.WaitGroup
-	for i, c := range calls {
-		body, err := c.JSON()
-		if err != nil {
-			return nil, fmt.Errorf("%s payload: %w", c.Step, err)
-		}
-		wg.Go(func() { ds[i], errs[i] = eng.Run(ctx, c.Step, body) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	return ds, nil
+	return o.finish(ctx, h, rep, rep.Code != 2 || o.from.verbose)
 }
 
 // writeEnv appends a sessionStart's env to the file the agent named for it.
@@ -213,18 +126,3 @@ func (o *runOptions) note(format string, a ...any) {
 	}
 }
 
-// reply writes an answer and ends with its exit code.
-func (o *runOptions) reply(a dialect.Answer) error {
-	if len(a.Stdout) > 0 {
-		if _, err := o.io.Out.Write(a.Stdout); err != nil {
-			return fmt.Errorf("write answer: %w", err)
-		}
-	}
-	if a.Stderr != "" {
-		fmt.Fprintln(o.io.Err, strings.TrimRight(a.Stderr, "\n"))
-	}
-	if a.Code != 0 {
-		return silentExit(a.Code)
-	}
-	return nil
-}

@@ -9,13 +9,24 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/agenthooks/agenthooks/internal/cli"
+	"github.com/agenthooks/agenthooks/internal/faultinject"
 )
 
 // TestMain lets testscript run the test binary as the agenthooks command,
 // so the scripts exercise the real entry point in a real process.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"agenthooks": func() { os.Exit(cli.Main(os.Args[1:])) },
+		"agenthooks": func() {
+			// The fault-matrix scripts inject a panic at a named stage.
+			if stage := os.Getenv("AGENTHOOKS_TEST_PANIC"); stage != "" {
+				faultinject.Hook = func(at string) {
+					if at == stage {
+						panic("injected by AGENTHOOKS_TEST_PANIC at " + at)
+					}
+				}
+			}
+			os.Exit(cli.Main(os.Args[1:]))
+		},
 	})
 }
 

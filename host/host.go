@@ -1,0 +1,270 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/llm"
+	"github.com/agenthooks/agenthooks/policy"
+	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/state"
+	"github.com/agenthooks/agenthooks/trust"
+)
+
+// Options configures a Host. The zero value assembles everything from the
+// process environment, as the agenthooks CLI does.
+type Options struct {
+	// Environ is the environment hooks inherit and agenthooks reads its
+	// settings from; nil means os.Environ(). agenthooks' own secrets are
+	// withheld from hooks (see Withheld).
+	Environ []string
+	// Warn receives each warning once, as it happens; nil collects them
+	// for Reply.Warnings and Warnings only.
+	Warn func(msg string)
+	// Locations gives the sources' locations for a set of workspace
+	// roots; nil means config.DefaultLocations.
+	Locations func(roots []string) config.Locations
+	// Memory keeps sessions in memory and the log in the engine's
+	// in-memory ring only: no state store is opened. For a host that
+	// keeps neither between runs, and for tests.
+	Memory bool
+}
+
+// Host runs steps. It is safe for concurrent use; one Host serves any
+// number of runs, over any workspace roots.
+type Host struct {
+	opts    Options
+	getenv  func(string) string
+	env     []string // hooks' base environment, secrets withheld
+	trust   config.Trust
+	store   *state.Store
+	log     *pending
+	runners map[string]runner.Runner
+	sess    engine.SessionStore
+
+	warnMu   sync.Mutex
+	warned   map[string]bool
+	warnings []string
+	logged   int // warnings already written to the log
+
+	mu      sync.Mutex
+	engines map[string]*engine.Engine
+}
+
+// Open assembles a host. It does not fail: whatever cannot be opened
+// degrades, with a warning, to what still keeps every hook running.
+func Open(ctx context.Context, o Options) *Host {
+	if o.Environ == nil {
+		o.Environ = os.Environ()
+	}
+	if o.Locations == nil {
+		o.Locations = config.DefaultLocations
+	}
+	h := &Host{opts: o, warned: map[string]bool{}, engines: map[string]*engine.Engine{}}
+	h.getenv = lookup(o.Environ)
+	h.env = withhold(o.Environ, Withheld(h.getenv))
+	h.openTrust()
+	judge := h.openJudge()
+	h.runners = map[string]runner.Runner{
+		// `agenthooks policy FILE` hooks are evaluated in-process; every
+		// other command still runs as a process.
+		config.TypeCommand: policy.Runner{Fallback: runner.Command{}},
+		config.TypePrompt:  runner.Prompt{Client: judge},
+	}
+	h.openState(ctx)
+	return h
+}
+
+// openTrust opens the trust store; an unreadable one trusts no project.
+func (h *Host) openTrust() {
+	ts, err := trust.Open(trust.DefaultDir())
+	if err != nil {
+		h.Warnf("the trust store cannot be read, so no project's hooks run until it is fixed (the other sources still run): %v", err)
+		return
+	}
+	h.trust = ts
+}
+
+// openJudge builds the prompt hooks' model client; a bad setting gives a
+// client that fails every prompt hook with that setting's error.
+func (h *Host) openJudge() llm.Client {
+	judge, err := llm.FromEnv(h.getenv)
+	if err != nil {
+		h.Warnf("prompt hooks cannot reach a model, so each fails (its failClosed applies): %v", err)
+		return brokenJudge{err}
+	}
+	return judge
+}
+
+// openState opens the state store; one that cannot be used keeps sessions
+// in memory and spools or drops the records.
+func (h *Host) openState(ctx context.Context) {
+	h.log = &pending{}
+	if h.opts.Memory {
+		h.sess = &engine.MemorySessions{}
+		return
+	}
+	so, errs := stateOptions()
+	for _, err := range errs {
+		h.Warnf("%v", err)
+	}
+	st, err := state.Open(ctx, so)
+	if err != nil {
+		h.Warnf("the state store cannot be used, so sessions last only this run and its execution records are not kept: %v", err)
+		h.sess = &engine.MemorySessions{}
+		return
+	}
+	h.store = st
+	h.sess = st
+}
+
+// brokenJudge is the model client when the model settings are unusable.
+type brokenJudge struct{ err error }
+
+func (b brokenJudge) Judge(context.Context, llm.Request) (llm.Answer, error) {
+	return llm.Answer{}, b.err
+}
+
+// Warnf records a warning, once per host however often it happens.
+func (h *Host) Warnf(format string, a ...any) {
+	msg := fmt.Sprintf(format, a...)
+	h.warnMu.Lock()
+	if h.warned[msg] {
+		h.warnMu.Unlock()
+		return
+	}
+	h.warned[msg] = true
+	h.warnings = append(h.warnings, msg)
+	h.warnMu.Unlock()
+	if h.opts.Warn != nil {
+		h.opts.Warn(msg)
+	}
+}
+
+// Warnings returns every warning so far, oldest first.
+func (h *Host) Warnings() []string {
+	h.warnMu.Lock()
+	defer h.warnMu.Unlock()
+	return slices.Clone(h.warnings)
+}
+
+// warningsSince returns the warnings after the first n.
+func (h *Host) warningsSince(n int) []string {
+	h.warnMu.Lock()
+	defer h.warnMu.Unlock()
+	if n >= len(h.warnings) {
+		return nil
+	}
+	return slices.Clone(h.warnings[n:])
+}
+
+func (h *Host) warningCount() int {
+	h.warnMu.Lock()
+	defer h.warnMu.Unlock()
+	return len(h.warnings)
+}
+
+// Engine returns the engine for a set of workspace roots, loading it on
+// first use. noClaude leaves Claude Code's settings files out of the
+// sources, for an agent that runs them itself.
+func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
+	key := fmt.Sprintf("%t\x00%s", noClaude, strings.Join(roots, "\x00"))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if e, ok := h.engines[key]; ok {
+		return e, nil
+	}
+	loc := h.opts.Locations(roots)
+	loc.NoClaude = noClaude
+	e, err := engine.Load(engine.Options{
+		Locations: loc,
+		Trust:     h.trust,
+		Sessions:  h.sess,
+		Sink:      h.log,
+		Logger:    h.logger(),
+		Runners:   h.runners,
+		Env:       h.env,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load hooks: %w", err)
+	}
+	h.engines[key] = e
+	return e, nil
+}
+
+// Flush writes the execution records kept so far. A store that is busy
+// past a short wait, or unusable, spools them or drops them with a
+// warning: the log never holds up an answer.
+func (h *Host) Flush(ctx context.Context) {
+	runs, dropped := h.log.take()
+	if dropped > 0 {
+		h.Warnf("the execution records of %d runs were dropped: the host did not flush the log", dropped)
+	}
+	if h.store == nil {
+		if len(runs) > 0 && !h.opts.Memory {
+			h.Warnf("the execution records of %d runs were dropped: there is no usable state store", len(runs))
+		}
+		return
+	}
+	if ws := h.warningRecords(); len(ws) > 0 {
+		runs = append(runs, ws)
+	}
+	for _, recs := range runs {
+		if err := writeBounded(ctx, h.store, recs); err != nil {
+			h.Warnf("execution records dropped: %v", err)
+		}
+	}
+}
+
+// Close flushes the log and closes the state store.
+func (h *Host) Close(ctx context.Context) error {
+	h.Flush(ctx)
+	if h.store == nil {
+		return nil
+	}
+	return h.store.Close()
+}
+
+// Withheld names the variables hooks must not see: agenthooks' own
+// secrets. The team token is always withheld; the model key only when
+// AGENTHOOKS_LLM_API_KEY_ENV names the variable agenthooks reads it from
+// (the default key variables belong to the user, and hooks may use them
+// as in Cursor).
+func Withheld(getenv func(string) string) []string {
+	out := []string{"AGENTHOOKS_TEAM_TOKEN"}
+	if k := strings.TrimSpace(getenv(llm.EnvAPIKeyEnv)); k != "" {
+		out = append(out, k)
+	}
+	return out
+}
+
+// withhold returns env without the named variables.
+func withhold(env, names []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.ContainsFunc(names, func(n string) bool { return sameVar(n, k) }) {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// lookup is getenv over an environment list; the last value wins, as in
+// a process.
+func lookup(env []string) func(string) string {
+	m := make(map[string]string, len(env))
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			m[normVar(k)] = v
+		}
+	}
+	return func(k string) string { return m[normVar(k)] }
+}
