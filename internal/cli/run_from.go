@@ -125,4 +125,3 @@ func (o *runOptions) note(format string, a ...any) {
 		fmt.Fprintf(o.io.Err, "agenthooks: note: "+format+"\n", a...)
 	}
 }
-
