@@ -26,6 +26,9 @@ type Set struct {
 	Hooks []*Hook
 	// Problems are all files' problems, in the order of Files.
 	Problems []Problem
+	// Unloaded stand in for fail-closed hooks of files that could not be
+	// (wholly) loaded (TypeUnloaded); they are not in Hooks.
+	Unloaded []*Hook
 
 	watched []string
 }
@@ -148,6 +151,12 @@ func (l *loader) load(path string, src Source, dir, root string) {
 	if err != nil {
 		f = &File{Path: path, Source: src, Dir: dir, Root: root, Version: 1,
 			Problems: []Problem{readProblem(path, err)}}
+		if src.ProjectLevel() {
+			// An unreadable project file cannot be checked against its pin.
+			f.TrustReason = "it cannot be read"
+		} else {
+			f.Trusted = true
+		}
 	} else {
 		parse := ParseFile
 		if src.Claude() {
@@ -163,6 +172,7 @@ func (l *loader) load(path string, src Source, dir, root string) {
 	if f.Trusted {
 		l.set.Hooks = append(l.set.Hooks, f.Hooks...)
 	}
+	l.set.Unloaded = append(l.set.Unloaded, unloaded(f, data, err != nil)...)
 }
 
 func (l *loader) checkTrust(f *File, data []byte) {

@@ -22,14 +22,25 @@ func (d *Dialect) Refuse(msg string) Answer {
 	return Answer{Stderr: msg, Code: 2}
 }
 
-// promptEvents are the agents' prompt-submission events, in every
-// spelling: a payload of one that cannot be read could still be a prompt
-// a hook would block.
-var promptEvents = map[string]bool{
-	"UserPromptSubmit": true, "userPromptSubmitted": true, "BeforeAgent": true,
-	"chat.message": true, "beforeSubmitPrompt": true,
-}
+// toolGates and promptEvents are the agents' events, in every spelling,
+// that gate a tool call or a prompt submission: a payload of one that
+// cannot be read could still be an action a hook would block.
+var (
+	toolGates = map[string]bool{
+		"PreToolUse": true, "preToolUse": true, "BeforeTool": true, "tool.execute.before": true,
+		"beforeShellExecution": true, "beforeMCPExecution": true, "beforeReadFile": true,
+	}
+	promptEvents = map[string]bool{
+		"UserPromptSubmit": true, "userPromptSubmitted": true, "BeforeAgent": true,
+		"chat.message": true, "beforeSubmitPrompt": true,
+	}
+)
 
-// MayPrompt reports whether an event, or an event not known at all ("" ),
-// may be a prompt submission.
-func MayPrompt(ev string) bool { return ev == "" || promptEvents[ev] }
+// MayGate reports whether an event may gate a tool call or a prompt
+// submission; an event not known at all ("") may be either.
+func MayGate(ev string) (tool, prompt bool) {
+	if ev == "" {
+		return true, true
+	}
+	return toolGates[ev], promptEvents[ev]
+}

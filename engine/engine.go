@@ -107,6 +107,7 @@ func Load(opts Options) (*Engine, error) {
 	for k, v := range opts.Runners {
 		runners[k] = v
 	}
+	runners[config.TypeUnloaded] = unloadedRunner{}
 	opts.Runners = runners
 	if opts.Locations.Home == "" && opts.Locations.EnterpriseFile == "" && opts.Locations.WorkspaceRoots == nil {
 		wd, err := os.Getwd()
@@ -140,6 +141,13 @@ func (e *Engine) Reload(ctx context.Context) {
 	set := config.Load(e.opts.Locations, e.opts.Trust)
 	s := &snapshot{set: set}
 	for _, h := range set.Hooks {
+		if i := event.Index(h.Step); i >= 0 {
+			s.byStep[i] = append(s.byStep[i], h)
+		}
+	}
+	// Stand-ins for fail-closed hooks of files that could not be loaded
+	// run with the step's hooks and fail, so the step blocks.
+	for _, h := range set.Unloaded {
 		if i := event.Index(h.Step); i >= 0 {
 			s.byStep[i] = append(s.byStep[i], h)
 		}

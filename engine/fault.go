@@ -78,3 +78,12 @@ func (e *Engine) FailClosed(step event.Step) bool {
 	}
 	return false
 }
+
+// unloadedRunner answers the stand-in of a fail-closed hook whose file
+// could not be loaded: it failed, so it blocks.
+type unloadedRunner struct{}
+
+func (unloadedRunner) Run(_ context.Context, req runner.Request) runner.Result {
+	return runner.Result{Failure: runner.HostFault, ExitCode: -1,
+		Detail: "its hooks file could not be loaded, and it may hold a fail-closed hook for this step: " + req.Hook.Command}
+}

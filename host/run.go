@@ -252,10 +252,11 @@ var gateSteps = []event.Step{event.PreToolUse, event.BeforeShellExecution, event
 // one of them when not even the event is known.
 func candidateSteps(ev string, pe *dialect.ParseError) []event.Step {
 	var out []event.Step
-	if ev == "" || (pe != nil && pe.Gating) {
+	tool, prompt := dialect.MayGate(ev)
+	if tool || (pe != nil && pe.Gating) {
 		out = append(out, gateSteps...)
 	}
-	if dialect.MayPrompt(ev) {
+	if prompt {
 		out = append(out, event.BeforeSubmitPrompt)
 	}
 	return out

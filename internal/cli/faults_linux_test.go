@@ -1,0 +1,419 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+)
+
+// The fault matrix: every fault of agenthooks' own that once let a denied
+// action through, against one user hook that is failClosed and denies
+// every shell command, for `run` and each `run --from AGENT`. Whatever
+// breaks, the push is blocked, in the agent's own blocking form. Each case
+// is a real process of the real entry point (the test binary, as the
+// testscript scripts run it).
+
+// faultAgent is one way agenthooks is asked about `git push`.
+type faultAgent struct {
+	name string
+	args []string
+	// payload builds the agent's payload; extra, when not empty, is a JSON
+	// value put beside the command in the tool's arguments.
+	payload func(cwd, extra string) string
+	// blocked reports whether the answer stops the push.
+	blocked func(code int, stdout, stderr string) bool
+}
+
+var faultAgents = []faultAgent{
+	{name: "cursor", args: []string{"run", "beforeShellExecution"},
+		payload: func(cwd, extra string) string {
+			return fmt.Sprintf(`{"command":"git push","cwd":%q%s}`, cwd, field("x", extra))
+		},
+		blocked: func(code int, out, _ string) bool {
+			return code == 0 && strings.Contains(out, `"permission":"deny"`)
+		}},
+	{name: "claude", args: []string{"run", "--from", "claude"},
+		payload: func(cwd, extra string) string {
+			return fmt.Sprintf(`{"session_id":"c1","hook_event_name":"PreToolUse","cwd":%q,"tool_name":"Bash","tool_input":{"command":"git push"%s}}`, cwd, field("x", extra))
+		},
+		blocked: claudeBlocked},
+	{name: "codex", args: []string{"run", "--from", "codex"},
+		payload: func(cwd, extra string) string {
+			return fmt.Sprintf(`{"session_id":"x1","turn_id":"t1","model":"gpt-5","hook_event_name":"PreToolUse","cwd":%q,"tool_name":"Bash","tool_input":{"command":"git push"%s},"tool_use_id":"call_1"}`, cwd, field("x", extra))
+		},
+		blocked: claudeBlocked},
+	{name: "gemini", args: []string{"run", "--from", "gemini"},
+		payload: func(cwd, extra string) string {
+			return fmt.Sprintf(`{"session_id":"g1","hook_event_name":"BeforeTool","cwd":%q,"tool_name":"run_shell_command","tool_input":{"command":"git push"%s}}`, cwd, field("x", extra))
+		},
+		blocked: func(code int, out, _ string) bool {
+			return code == 2 || strings.Contains(out, `"decision":"deny"`)
+		}},
+	{name: "copilot", args: []string{"run", "--from", "copilot", "preToolUse"},
+		payload: func(cwd, extra string) string {
+			args := `{"command":"git push"` + field("x", extra) + `}`
+			b, _ := json.Marshal(args)
+			return fmt.Sprintf(`{"sessionId":"p1","timestamp":1760000000000,"cwd":%q,"toolName":"bash","toolArgs":%s}`, cwd, b)
+		},
+		blocked: func(code int, out, _ string) bool {
+			return code == 0 && strings.Contains(out, `"permissionDecision":"deny"`)
+		}},
+	{name: "opencode", args: []string{"run", "--from", "opencode"},
+		payload: func(cwd, extra string) string {
+			return fmt.Sprintf(`{"hook":"tool.execute.before","input":{"tool":"bash","sessionID":"o1","callID":"k1"},"output":{"args":{"command":"git push"%s}}}`, field("x", extra))
+		},
+		blocked: func(code int, out, _ string) bool {
+			return code == 2 && strings.Contains(out, `"error"`)
+		}},
+}
+
+func field(k, v string) string {
+	if v == "" {
+		return ""
+	}
+	return fmt.Sprintf(",%q:%s", k, v)
+}
+
+// claudeBlocked: Claude Code and Codex block on a deny decision or exit 2.
+func claudeBlocked(code int, out, _ string) bool {
+	return code == 2 || (code == 0 && strings.Contains(out, `"permissionDecision":"deny"`))
+}
+
+// faultEnv is one case's machine: its dirs, environment and payload.
+type faultEnv struct {
+	t     *testing.T
+	root  string // the case's own directory
+	env   map[string]string
+	extra string // JSON beside the command, for deep payloads
+	// stdin, when set, replaces the payload (a file to read).
+	stdin   string
+	asUser bool // run as nobody
+	// rootsField, when set, is the payload's workspace_roots.
+	rootsField string
+}
+
+type faultCase struct {
+	name string
+	// root says the case needs root (mounts, another user).
+	root  bool
+	setup func(f *faultEnv)
+}
+
+var faultCases = []faultCase{
+	{name: "no fault", setup: func(*faultEnv) {}},
+	{name: "state dir is a file", setup: func(f *faultEnv) {
+		f.write("state", "not a directory")
+	}},
+	{name: "state dir read-only (read-only mount)", root: true, setup: func(f *faultEnv) {
+		f.mountTmpfs("state", "size=1m")
+		f.remountRO("state")
+	}},
+	{name: "state dir read-only as a non-root user", root: true, setup: func(f *faultEnv) {
+		f.mkdir("state", 0o555)
+		f.asUser = true
+	}},
+	{name: "state dir full", root: true, setup: func(f *faultEnv) {
+		f.mountTmpfs("state", "size=64k")
+		f.fill("state")
+	}},
+	{name: "state.db corrupt", setup: func(f *faultEnv) {
+		f.mkdir("state", 0o700)
+		f.write("state/state.db", strings.Repeat("garbage, not SQLite\n", 400))
+	}},
+	{name: "trust store garbage", setup: func(f *faultEnv) {
+		f.mkdir("config", 0o700)
+		f.write("config/trust.json", "{{{ not json")
+	}},
+	{name: "config dir is a file", setup: func(f *faultEnv) {
+		f.write("config", "not a directory")
+	}},
+	{name: "AGENTHOOKS_LLM_PROVIDER=bogus", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LLM_PROVIDER"] = "bogus" }},
+	{name: "AGENTHOOKS_LLM_API_KEY_ENV not a name", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LLM_API_KEY_ENV"] = "sk-123 456" }},
+	{name: "AGENTHOOKS_LOG_RETENTION=forever", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LOG_RETENTION"] = "forever" }},
+	{name: "AGENTHOOKS_LOG_MAX_RECORDS=-5", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LOG_MAX_RECORDS"] = "-5" }},
+	{name: "AGENTHOOKS_REDACT=bogus", setup: func(f *faultEnv) { f.env["AGENTHOOKS_REDACT"] = "bogus" }},
+	{name: "AGENTHOOKS_STATE_DIR with ?", setup: func(f *faultEnv) { f.env["AGENTHOOKS_STATE_DIR"] = filepath.Join(f.root, "st?ate") }},
+	{name: "tool_input 10,001 deep", setup: func(f *faultEnv) { f.extra = deep(10_001) }},
+	{name: "tool_input 100,000 deep", setup: func(f *faultEnv) { f.extra = deep(100_000) }},
+	{name: "workspace_roots a string", setup: func(f *faultEnv) { f.rootsField = `"/tmp"` }},
+	{name: "workspace_roots holds numbers", setup: func(f *faultEnv) { f.rootsField = `[1,2]` }},
+	{name: "300 MiB payload", setup: func(f *faultEnv) { f.stdin = bigPayload(f.t) }},
+	{name: "hooks file cannot be read", setup: func(f *faultEnv) {
+		if err := os.Remove(f.path("home/.cursor/hooks.json")); err != nil {
+			f.t.Fatal(err)
+		}
+		f.mkdir("home/.cursor/hooks.json", 0o755)
+	}},
+	{name: "hooks file cut short", setup: func(f *faultEnv) {
+		f.write("home/.cursor/hooks.json", userHooks[:len(userHooks)-7])
+	}},
+	{name: "panic", setup: func(f *faultEnv) { f.env["AGENTHOOKS_TEST_PANIC"] = "run" }},
+	{name: "not JSON at all", setup: func(f *faultEnv) {
+		f.write("garbage.txt", "\x00\x01 this is no payload")
+		f.stdin = filepath.Join(f.root, "garbage.txt")
+	}},
+}
+
+// userHooks is the one hook of every case: it denies every shell command,
+// and is failClosed, so a failure to run it blocks as well.
+const userHooks = `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./deny.sh","failClosed":true}]}}`
+
+const denyScript = `#!/bin/sh
+cat >/dev/null
+echo '{"permission":"deny","user_message":"no shell commands","agent_message":"no shell commands"}'
+`
+
+func TestFaultMatrix(t *testing.T) {
+	bin := agenthooksBinary(t)
+	for _, fc := range faultCases {
+		t.Run(fc.name, func(t *testing.T) {
+			if fc.root && os.Geteuid() != 0 {
+				strictSkip(t, "needs root to mount a tmpfs or run as another user")
+			}
+			for _, a := range faultAgents {
+				t.Run(a.name, func(t *testing.T) {
+					f := newFaultEnv(t)
+					fc.setup(f)
+					code, out, errOut := f.run(bin, a)
+					t.Logf("%s / %s: exit %d, stdout %s, stderr %s", fc.name, a.name, code, clipLine(out), clipLine(errOut))
+					if !a.blocked(code, out, errOut) {
+						t.Errorf("git push was not blocked: exit %d\nstdout: %s\nstderr: %s", code, clipLine(out), clipLine(errOut))
+					}
+				})
+			}
+		})
+	}
+}
+
+// strictSkip skips, unless AGENTHOOKS_TEST_STRICT is set (CI sets it):
+// then a check that cannot run here fails.
+func strictSkip(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("AGENTHOOKS_TEST_STRICT") != "" {
+		t.Fatalf("cannot run: %s (AGENTHOOKS_TEST_STRICT is set)", why)
+	}
+	t.Skip(why)
+}
+
+// agenthooksBinary copies the test binary, which is agenthooks under that
+// name (TestMain), where every user can run it.
+func agenthooksBinary(t *testing.T) string {
+	dir := t.TempDir()
+	openUp(t, dir)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.Open(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	bin := filepath.Join(dir, "agenthooks")
+	dst, err := os.OpenFile(bin, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(dst, src); err != nil {
+		t.Fatal(err)
+	}
+	if err := dst.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// openUp lets every user through dir and its parents (a case runs as
+// nobody); the test's temporary directories are private otherwise.
+func openUp(t *testing.T, dir string) {
+	for d := dir; d != "/" && d != "."; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm()&0o011 != 0o011 {
+			if err := os.Chmod(d, fi.Mode().Perm()|0o011); err != nil && os.Geteuid() == 0 {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+func newFaultEnv(t *testing.T) *faultEnv {
+	root := t.TempDir()
+	openUp(t, root)
+	if err := os.Chmod(root, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	f := &faultEnv{t: t, root: root, env: map[string]string{}}
+	f.mkdir("home/.cursor", 0o755)
+	f.mkdir("work", 0o755)
+	f.write("home/.cursor/hooks.json", userHooks)
+	f.write("home/.cursor/deny.sh", denyScript)
+	if err := os.Chmod(filepath.Join(root, "home/.cursor/deny.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *faultEnv) path(rel string) string { return filepath.Join(f.root, rel) }
+
+func (f *faultEnv) write(rel, content string) {
+	if err := os.WriteFile(f.path(rel), []byte(content), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *faultEnv) mkdir(rel string, mode os.FileMode) {
+	if err := os.MkdirAll(f.path(rel), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.Chmod(f.path(rel), mode); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *faultEnv) mountTmpfs(rel, opts string) {
+	f.mkdir(rel, 0o700)
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts+",mode=0700", "tmpfs", f.path(rel)).CombinedOutput(); err != nil {
+		strictSkip(f.t, fmt.Sprintf("cannot mount a tmpfs here: %v: %s", err, out))
+	}
+	f.t.Cleanup(func() { _ = syscall.Unmount(f.path(rel), syscall.MNT_DETACH) })
+}
+
+func (f *faultEnv) remountRO(rel string) {
+	if out, err := exec.Command("mount", "-o", "remount,ro", f.path(rel)).CombinedOutput(); err != nil {
+		f.t.Fatalf("remount read-only: %v: %s", err, out)
+	}
+}
+
+// fill writes into dir until its file system is full.
+func (f *faultEnv) fill(rel string) {
+	fh, err := os.Create(filepath.Join(f.path(rel), "filler"))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer fh.Close()
+	buf := make([]byte, 4096)
+	for {
+		if _, err := fh.Write(buf); err != nil {
+			if errors.Is(err, syscall.ENOSPC) {
+				return
+			}
+			f.t.Fatal(err)
+		}
+	}
+}
+
+// run runs agenthooks for the agent in the case's machine.
+func (f *faultEnv) run(bin string, a faultAgent) (int, string, string) {
+	cmd := exec.Command(bin, a.args...)
+	cmd.Dir = f.path("work")
+	env := map[string]string{
+		"PATH":                         os.Getenv("PATH"),
+		"HOME":                         f.path("home"),
+		"XDG_CONFIG_HOME":              f.path("xdg"),
+		"AGENTHOOKS_CONFIG_DIR":        f.path("config"),
+		"AGENTHOOKS_STATE_DIR":         f.path("state"),
+		"AGENTHOOKS_ENTERPRISE_CONFIG": f.path("etc/hooks.json"),
+		"GORACE":                       "atexit_sleep_ms=0",
+	}
+	for k, v := range f.env {
+		env[k] = v
+	}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	if f.stdin != "" {
+		in, err := os.Open(f.stdin)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		defer in.Close()
+		cmd.Stdin = in
+	} else {
+		p := a.payload(f.path("work"), f.extra)
+		if f.rootsField != "" {
+			p = `{"workspace_roots":` + f.rootsField + "," + p[1:]
+		}
+		cmd.Stdin = strings.NewReader(p)
+	}
+	if f.asUser {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	}
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			f.t.Fatalf("run %v: %v", a.args, err)
+		}
+		code = ee.ExitCode()
+	}
+	return code, out.String(), errOut.String()
+}
+
+// deep is n nested JSON arrays.
+func deep(n int) string {
+	return strings.Repeat("[", n) + strings.Repeat("]", n)
+}
+
+// bigPayload is a file with a 300 MiB beforeShellExecution payload,
+// made once per test binary.
+func bigPayload(t *testing.T) string {
+	bigOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agenthooks-big")
+		if err != nil {
+			bigErr = err
+			return
+		}
+		bigPath = filepath.Join(dir, "big.json")
+		fh, err := os.Create(bigPath)
+		if err != nil {
+			bigErr = err
+			return
+		}
+		defer fh.Close()
+		if _, err := fh.WriteString(`{"command":"git push","tool_name":"Bash","hook_event_name":"PreToolUse","tool_input":{"command":"git push"},"content":"`); err != nil {
+			bigErr = err
+			return
+		}
+		chunk := bytes.Repeat([]byte("a"), 1<<20)
+		for range 300 {
+			if _, err := fh.Write(chunk); err != nil {
+				bigErr = err
+				return
+			}
+		}
+		_, bigErr = fh.WriteString(`"}`)
+	})
+	if bigErr != nil {
+		t.Fatal(bigErr)
+	}
+	return bigPath
+}
+
+var (
+	bigOnce sync.Once
+	bigPath string
+	bigErr  error
+)
+
+func clipLine(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "\n", " | ")
+	if len(s) > 300 {
+		return s[:300] + "…"
+	}
+	return s
+}
