@@ -95,7 +95,7 @@ type faultEnv struct {
 	env   map[string]string
 	extra string // JSON beside the command, for deep payloads
 	// stdin, when set, replaces the payload (a file to read).
-	stdin   string
+	stdin  string
 	asUser bool // run as nobody
 	// rootsField, when set, is the payload's workspace_roots.
 	rootsField string
