@@ -87,7 +87,7 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 		for _, p := range rep.Problems {
 			fmt.Fprintln(o.io.Err, "agenthooks:", p)
 		}
-		for _, w := range rep.Warnings {
+		for _, w := range h.Warnings() {
 			fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 		}
 	}
@@ -106,7 +106,13 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 		fmt.Fprintln(o.io.Err, rep.Stderr)
 	}
 	// The log is written after the answer, with a bounded wait.
+	before := len(h.Warnings())
 	_ = h.Close(context.WithoutCancel(ctx))
+	if showStderr {
+		for _, w := range h.Warnings()[before:] {
+			fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
+		}
+	}
 	switch {
 	case werr != nil:
 		return werr
