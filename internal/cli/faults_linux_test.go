@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -103,14 +104,19 @@ type faultEnv struct {
 
 type faultCase struct {
 	name string
+	// warn is what `run`'s stderr must say about the fault.
+	warn string
+	// hookRuns says the deny hook itself must have answered: agenthooks
+	// read what it needed despite the fault.
+	hookRuns bool
 	// root says the case needs root (mounts, another user).
 	root  bool
 	setup func(f *faultEnv)
 }
 
 var faultCases = []faultCase{
-	{name: "no fault", setup: func(*faultEnv) {}},
-	{name: "state dir is a file", setup: func(f *faultEnv) {
+	{name: "no fault", hookRuns: true, setup: func(*faultEnv) {}},
+	{name: "state dir is a file", hookRuns: true, warn: `state store cannot be used`, setup: func(f *faultEnv) {
 		f.write("state", "not a directory")
 	}},
 	{name: "state dir read-only (read-only mount)", root: true, setup: func(f *faultEnv) {
@@ -125,28 +131,28 @@ var faultCases = []faultCase{
 		f.mountTmpfs("state", "size=64k")
 		f.fill("state")
 	}},
-	{name: "state.db corrupt", setup: func(f *faultEnv) {
+	{name: "state.db corrupt", hookRuns: true, warn: `state store cannot be used`, setup: func(f *faultEnv) {
 		f.mkdir("state", 0o700)
 		f.write("state/state.db", strings.Repeat("garbage, not SQLite\n", 400))
 	}},
-	{name: "trust store garbage", setup: func(f *faultEnv) {
+	{name: "trust store garbage", hookRuns: true, warn: `trust store cannot be read`, setup: func(f *faultEnv) {
 		f.mkdir("config", 0o700)
 		f.write("config/trust.json", "{{{ not json")
 	}},
-	{name: "config dir is a file", setup: func(f *faultEnv) {
+	{name: "config dir is a file", hookRuns: true, warn: `trust store cannot be read`, setup: func(f *faultEnv) {
 		f.write("config", "not a directory")
 	}},
-	{name: "AGENTHOOKS_LLM_PROVIDER=bogus", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LLM_PROVIDER"] = "bogus" }},
-	{name: "AGENTHOOKS_LLM_API_KEY_ENV not a name", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LLM_API_KEY_ENV"] = "sk-123 456" }},
-	{name: "AGENTHOOKS_LOG_RETENTION=forever", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LOG_RETENTION"] = "forever" }},
-	{name: "AGENTHOOKS_LOG_MAX_RECORDS=-5", setup: func(f *faultEnv) { f.env["AGENTHOOKS_LOG_MAX_RECORDS"] = "-5" }},
-	{name: "AGENTHOOKS_REDACT=bogus", setup: func(f *faultEnv) { f.env["AGENTHOOKS_REDACT"] = "bogus" }},
+	{name: "AGENTHOOKS_LLM_PROVIDER=bogus", hookRuns: true, warn: `AGENTHOOKS_LLM_PROVIDER`, setup: func(f *faultEnv) { f.env["AGENTHOOKS_LLM_PROVIDER"] = "bogus" }},
+	{name: "AGENTHOOKS_LLM_API_KEY_ENV not a name", warn: `AGENTHOOKS_LLM_API_KEY_ENV`, setup: func(f *faultEnv) { f.env["AGENTHOOKS_LLM_API_KEY_ENV"] = "sk-123 456" }},
+	{name: "AGENTHOOKS_LOG_RETENTION=forever", hookRuns: true, warn: `AGENTHOOKS_LOG_RETENTION`, setup: func(f *faultEnv) { f.env["AGENTHOOKS_LOG_RETENTION"] = "forever" }},
+	{name: "AGENTHOOKS_LOG_MAX_RECORDS=-5", warn: `AGENTHOOKS_LOG_MAX_RECORDS`, setup: func(f *faultEnv) { f.env["AGENTHOOKS_LOG_MAX_RECORDS"] = "-5" }},
+	{name: "AGENTHOOKS_REDACT=bogus", warn: `AGENTHOOKS_REDACT`, setup: func(f *faultEnv) { f.env["AGENTHOOKS_REDACT"] = "bogus" }},
 	{name: "AGENTHOOKS_STATE_DIR with ?", setup: func(f *faultEnv) { f.env["AGENTHOOKS_STATE_DIR"] = filepath.Join(f.root, "st?ate") }},
-	{name: "tool_input 10,001 deep", setup: func(f *faultEnv) { f.extra = deep(10_001) }},
-	{name: "tool_input 100,000 deep", setup: func(f *faultEnv) { f.extra = deep(100_000) }},
-	{name: "workspace_roots a string", setup: func(f *faultEnv) { f.rootsField = `"/tmp"` }},
-	{name: "workspace_roots holds numbers", setup: func(f *faultEnv) { f.rootsField = `[1,2]` }},
-	{name: "300 MiB payload", setup: func(f *faultEnv) { f.stdin = bigPayload(f.t) }},
+	{name: "tool_input 10,001 deep", hookRuns: true, setup: func(f *faultEnv) { f.extra = deep(10_001) }},
+	{name: "tool_input 100,000 deep", hookRuns: true, setup: func(f *faultEnv) { f.extra = deep(100_000) }},
+	{name: "workspace_roots a string", hookRuns: true, warn: `workspace_roots is not a list`, setup: func(f *faultEnv) { f.rootsField = `"/tmp"` }},
+	{name: "workspace_roots holds numbers", hookRuns: true, warn: `workspace_roots is not a list`, setup: func(f *faultEnv) { f.rootsField = `[1,2]` }},
+	{name: "300 MiB payload", warn: `could not decide`, setup: func(f *faultEnv) { f.stdin = bigPayload(f.t) }},
 	{name: "hooks file cannot be read", setup: func(f *faultEnv) {
 		if err := os.Remove(f.path("home/.cursor/hooks.json")); err != nil {
 			f.t.Fatal(err)
@@ -156,8 +162,8 @@ var faultCases = []faultCase{
 	{name: "hooks file cut short", setup: func(f *faultEnv) {
 		f.write("home/.cursor/hooks.json", userHooks[:len(userHooks)-7])
 	}},
-	{name: "panic", setup: func(f *faultEnv) { f.env["AGENTHOOKS_TEST_PANIC"] = "run" }},
-	{name: "not JSON at all", setup: func(f *faultEnv) {
+	{name: "panic", warn: `could not decide .*panic`, setup: func(f *faultEnv) { f.env["AGENTHOOKS_TEST_PANIC"] = "run" }},
+	{name: "not JSON at all", warn: `could not decide`, setup: func(f *faultEnv) {
 		f.write("garbage.txt", "\x00\x01 this is no payload")
 		f.stdin = filepath.Join(f.root, "garbage.txt")
 	}},
@@ -187,6 +193,12 @@ func TestFaultMatrix(t *testing.T) {
 					t.Logf("%s / %s: exit %d, stdout %s, stderr %s", fc.name, a.name, code, clipLine(out), clipLine(errOut))
 					if !a.blocked(code, out, errOut) {
 						t.Errorf("git push was not blocked: exit %d\nstdout: %s\nstderr: %s", code, clipLine(out), clipLine(errOut))
+					}
+					if fc.hookRuns && !strings.Contains(out, "no shell commands") {
+						t.Errorf("the deny hook did not answer (agenthooks did not read the payload it needed): %s", clipLine(out))
+					}
+					if fc.warn != "" && a.name == "cursor" && !regexp.MustCompile(fc.warn).MatchString(errOut) {
+						t.Errorf("stderr does not warn %q: %s", fc.warn, clipLine(errOut))
 					}
 				})
 			}
