@@ -180,6 +180,7 @@ echo '{"permission":"deny","user_message":"no shell commands","agent_message":"n
 
 func TestFaultMatrix(t *testing.T) {
 	bin := agenthooksBinary(t)
+	bigDir = t.TempDir() // the 300 MiB payload, made when a case needs it
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
 			if fc.root && os.Geteuid() != 0 {
@@ -382,15 +383,10 @@ func deep(n int) string {
 }
 
 // bigPayload is a file with a 300 MiB beforeShellExecution payload,
-// made once per test binary.
+// made once per test binary in bigDir.
 func bigPayload(t *testing.T) string {
 	bigOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "agenthooks-big")
-		if err != nil {
-			bigErr = err
-			return
-		}
-		bigPath = filepath.Join(dir, "big.json")
+		bigPath = filepath.Join(bigDir, "big.json")
 		fh, err := os.Create(bigPath)
 		if err != nil {
 			bigErr = err
@@ -417,6 +413,7 @@ func bigPayload(t *testing.T) string {
 }
 
 var (
+	bigDir  string
 	bigOnce sync.Once
 	bigPath string
 	bigErr  error
