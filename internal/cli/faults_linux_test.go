@@ -180,7 +180,7 @@ echo '{"permission":"deny","user_message":"no shell commands","agent_message":"n
 
 func TestFaultMatrix(t *testing.T) {
 	bin := agenthooksBinary(t)
-	bigDir = t.TempDir() // the 300 MiB payload, made when a case needs it
+	bigDir, bigOnce = t.TempDir(), sync.Once{} // the 300 MiB payload, made when a case needs it
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
 			if fc.root && os.Geteuid() != 0 {
