@@ -53,6 +53,10 @@ type Options struct {
 	Sink audit.Sink
 	// Env is the base environment of hooks; nil means os.Environ().
 	Env []string
+	// Withhold names variables of Env that hooks must not get: agenthooks'
+	// own secrets (SecretEnv computes them). TeamTokenEnv is withheld
+	// whatever the list says.
+	Withhold []string
 	// CursorVersion fills cursor_version when a payload lacks it.
 	CursorVersion string
 	// Remote sets CURSOR_CODE_REMOTE=true for hooks.
@@ -97,6 +101,7 @@ func Load(opts Options) (*Engine, error) {
 	if opts.Env == nil {
 		opts.Env = os.Environ()
 	}
+	opts.Env = withhold(opts.Env, opts.Withhold)
 	if opts.CursorVersion == "" {
 		opts.CursorVersion = CursorVersion
 	}

@@ -1,44 +1,121 @@
 package engine
 
-import "encoding/json"
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/llm"
+)
 
 // HookMarker is set in every hook's environment.
 const HookMarker = "AGENTHOOKS_HOOK"
 
-// runEnv is the environment shared by every hook of one run; only the
-// project directory differs between hooks.
-type runEnv []string
+// TeamTokenEnv is the variable team sync reads its bearer token from. It
+// never reaches a hook: a hook of any source could send it anywhere.
+const TeamTokenEnv = "AGENTHOOKS_TEAM_TOKEN"
+
+// SecretEnv returns the names of the variables of the host's environment
+// that hold agenthooks' own secrets, for Options.Withhold: the team token
+// and, when AGENTHOOKS_LLM_API_KEY_ENV names one, the variable prompt
+// hooks' API key is read from. The default key variables
+// (OPENAI_API_KEY, ANTHROPIC_API_KEY) are the user's own and stay. When
+// AGENTHOOKS_LLM_API_KEY_ENV holds no variable name, it most likely holds
+// the key itself, pasted there, and is withheld instead. getenv is
+// os.Getenv in production.
+func SecretEnv(getenv func(string) string) []string {
+	names := []string{TeamTokenEnv}
+	if k := llm.ConfiguredKeyEnv(getenv); k != "" {
+		names = append(names, k)
+	} else if strings.TrimSpace(getenv(llm.EnvAPIKeyEnv)) != "" {
+		names = append(names, llm.EnvAPIKeyEnv)
+	}
+	return names
+}
+
+// withhold returns env without the variables named in names, and never
+// with TeamTokenEnv. env itself is not changed.
+func withhold(env, names []string) []string {
+	drop := map[string]bool{envKey(TeamTokenEnv): true}
+	for _, n := range names {
+		if n != "" {
+			drop[envKey(n)] = true
+		}
+	}
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !drop[envKey(name)] {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// runEnv is the environment of one run's hooks: the host's, the session's
+// variables, each with the source that set it, and the variables the
+// engine sets. Only the session part and the project directory differ
+// between hooks.
+type runEnv struct {
+	host    []string
+	session []sessionVar // lowest priority first
+	tail    []string
+}
+
+type sessionVar struct {
+	kv  string // NAME=value
+	src config.Source
+}
 
 // baseEnv builds the environment of a run's hooks, in rising precedence:
 // the host's, the session's sessionStart variables, then the CURSOR_*
-// variables of seed 004, which no session variable may override. Later
-// entries win: the process runner keeps the last value of each name.
-func (e *Engine) baseEnv(fields map[string]json.RawMessage, sessionEnv map[string]string) runEnv {
-	env := make([]string, 0, len(e.opts.Env)+len(sessionEnv)+4)
-	env = append(env, e.opts.Env...)
-	for k, v := range sessionEnv {
-		env = append(env, k+"="+v)
+// variables, which no session variable may override. Later entries win:
+// the process runner keeps the last value of each name.
+func (e *Engine) baseEnv(fields map[string]json.RawMessage, sess Session) runEnv {
+	r := runEnv{host: e.opts.Env}
+	for k, v := range sess.Env {
+		src := sess.sourceOf(k)
+		if refusedEnv(k, src) != "" {
+			continue
+		}
+		r.session = append(r.session, sessionVar{kv: k + "=" + v, src: src})
 	}
-	env = append(env, "CURSOR_VERSION="+stringField(fields, "cursor_version"))
+	// Lowest priority first, so that where two names are one variable
+	// (Windows ignores case) the higher source's value comes last and wins.
+	slices.SortFunc(r.session, func(a, b sessionVar) int {
+		return cmp.Or(cmp.Compare(b.src, a.src), strings.Compare(a.kv, b.kv))
+	})
+	r.tail = make([]string, 0, 5)
+	r.tail = append(r.tail, "CURSOR_VERSION="+stringField(fields, "cursor_version"))
 	if v := stringField(fields, "user_email"); v != "" {
-		env = append(env, "CURSOR_USER_EMAIL="+v)
+		r.tail = append(r.tail, "CURSOR_USER_EMAIL="+v)
 	}
 	if v := stringField(fields, "transcript_path"); v != "" {
-		env = append(env, "CURSOR_TRANSCRIPT_PATH="+v)
+		r.tail = append(r.tail, "CURSOR_TRANSCRIPT_PATH="+v)
 	}
 	if e.opts.Remote {
-		env = append(env, "CURSOR_CODE_REMOTE=true")
+		r.tail = append(r.tail, "CURSOR_CODE_REMOTE=true")
 	}
 	// Hooks inherit the host's SHELL, which may be agenthooks itself: the
 	// marker lets `agenthooks exec` inside a hook run its command ungated
 	// instead of running the hooks again, without end.
-	env = append(env, HookMarker+"=1")
-	return runEnv(env)
+	r.tail = append(r.tail, HookMarker+"=1")
+	return r
 }
 
-// forHook returns the environment of a hook whose project root is root.
-func (r runEnv) forHook(root string) []string {
-	env := make([]string, len(r), len(r)+2)
-	copy(env, r)
-	return append(env, "CURSOR_PROJECT_DIR="+root, "CLAUDE_PROJECT_DIR="+root)
+// forHook returns the environment of hook h: the session variables set by
+// its own source or one of higher priority, never by a lower one, and its
+// project root.
+func (r runEnv) forHook(h *config.Hook) []string {
+	env := make([]string, 0, len(r.host)+len(r.session)+len(r.tail)+2)
+	env = append(env, r.host...)
+	for _, v := range r.session {
+		if v.src <= h.Source {
+			env = append(env, v.kv)
+		}
+	}
+	env = append(env, r.tail...)
+	return append(env, "CURSOR_PROJECT_DIR="+h.Root, "CLAUDE_PROJECT_DIR="+h.Root)
 }

@@ -96,7 +96,7 @@ func (d *Decision) Explain() []string {
 				keys = append(keys, k)
 			}
 			slices.Sort(keys)
-			say("env %s: merged key by key, higher priority wins; every later hook of the session sees it", strings.Join(keys, ", "))
+			say("env %s: merged key by key, higher priority wins; later hooks of the session see each variable from their own source or a higher one", strings.Join(keys, ", "))
 		}
 	}
 	return lines

@@ -100,7 +100,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 		if body, err = p.encode(); err != nil {
 			return nil, nil, fmt.Errorf("run %s: encode payload: %w", step, err)
 		}
-		outcomes = e.execute(ctx, step, hooks, body, e.baseEnv(fields, sess.Env))
+		outcomes = e.execute(ctx, step, hooks, body, e.baseEnv(fields, sess))
 	}
 	d := merge(in, outcomes)
 	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)
@@ -225,13 +225,17 @@ func (e *Engine) runHook(ctx context.Context, step event.Step, h *config.Hook, b
 			timeout = e.opts.PromptTimeout
 		}
 	}
-	return r.Run(ctx, runner.Request{
+	res := r.Run(ctx, runner.Request{
 		Hook:    h,
 		Step:    step,
 		Payload: body,
-		Env:     env.forHook(h.Root),
+		Env:     env.forHook(h),
 		Timeout: timeout,
 	})
+	if step == event.SessionStart {
+		e.screenEnv(ctx, h, &res)
+	}
+	return res
 }
 
 // remember updates the session: sessionStart's env and context, the
@@ -247,11 +251,8 @@ func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision
 		return
 	case d.Step == event.SessionStart && (len(d.Env) > 0 || d.AdditionalContext != ""):
 		err = e.opts.Sessions.Update(ctx, conv, func(s *Session) {
-			if s.Env == nil {
-				s.Env = map[string]string{}
-			}
 			for k, v := range d.Env {
-				s.Env[k] = v
+				s.setEnv(k, v, envSource(d.Hooks, k))
 			}
 			s.AdditionalContext = d.AdditionalContext
 		})

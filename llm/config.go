@@ -137,6 +137,18 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	return cfg, nil
 }
 
+// ConfiguredKeyEnv returns the name of the variable AGENTHOOKS_LLM_API_KEY_ENV
+// points the key at, or "" when it is unset or not a variable name (then
+// the key, if any, comes from OPENAI_API_KEY or ANTHROPIC_API_KEY, which
+// are the user's own). A host withholds the named variable from hooks:
+// it was set up for agenthooks alone.
+func ConfiguredKeyEnv(getenv func(string) string) string {
+	if k := strings.TrimSpace(getenv(EnvAPIKeyEnv)); isVarName(k) {
+		return k
+	}
+	return ""
+}
+
 // isVarName reports whether s is a portable environment variable name
 // ([A-Za-z_][A-Za-z0-9_]*). Anything else is most likely the key itself,
 // pasted where its variable's name belongs.
