@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -86,4 +87,17 @@ type unloadedRunner struct{}
 func (unloadedRunner) Run(_ context.Context, req runner.Request) runner.Result {
 	return runner.Result{Failure: runner.HostFault, ExitCode: -1,
 		Detail: "its hooks file could not be loaded, and it may hold a fail-closed hook for this step: " + req.Hook.Command}
+}
+
+// safeRun runs one hook, turning a runner's panic (a bug in agenthooks or
+// in an in-process runner such as a policy) into that hook's failure, so
+// its failClosed applies and the other hooks' answers still count.
+func safeRun(ctx context.Context, r runner.Runner, req runner.Request) (res runner.Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = runner.Result{Failure: runner.Panicked, ExitCode: -1,
+				Detail: fmt.Sprintf("the %s runner panicked (a bug in agenthooks; please report it): %v", req.Hook.Type, p)}
+		}
+	}()
+	return r.Run(ctx, req)
 }

@@ -225,7 +225,7 @@ func (e *Engine) runHook(ctx context.Context, step event.Step, h *config.Hook, b
 			timeout = e.opts.PromptTimeout
 		}
 	}
-	res := r.Run(ctx, runner.Request{
+	res := safeRun(ctx, r, runner.Request{
 		Hook:    h,
 		Step:    step,
 		Payload: body,

@@ -6,5 +6,3 @@ import "strings"
 
 // Windows environment names are case-insensitive.
 func normVar(k string) string { return strings.ToUpper(k) }
-
-func sameVar(a, b string) bool { return strings.EqualFold(a, b) }

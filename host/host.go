@@ -22,7 +22,7 @@ import (
 type Options struct {
 	// Environ is the environment hooks inherit and agenthooks reads its
 	// settings from; nil means os.Environ(). agenthooks' own secrets are
-	// withheld from hooks (see Withheld).
+	// withheld from hooks (engine.SecretEnv).
 	Environ []string
 	// Warn receives each warning once, as it happens; nil collects them
 	// for Reply.Warnings and Warnings only.
@@ -41,7 +41,6 @@ type Options struct {
 type Host struct {
 	opts    Options
 	getenv  func(string) string
-	env     []string // hooks' base environment, secrets withheld
 	trust   config.Trust
 	store   *state.Store
 	log     *pending
@@ -68,7 +67,6 @@ func Open(ctx context.Context, o Options) *Host {
 	}
 	h := &Host{opts: o, warned: map[string]bool{}, engines: map[string]*engine.Engine{}}
 	h.getenv = lookup(o.Environ)
-	h.env = withhold(o.Environ, Withheld(h.getenv))
 	h.openTrust()
 	judge := h.openJudge()
 	h.runners = map[string]runner.Runner{
@@ -189,7 +187,10 @@ func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
 		Sink:      h.log,
 		Logger:    h.logger(),
 		Runners:   h.runners,
-		Env:       h.env,
+		Env:       h.opts.Environ,
+		// agenthooks' own secrets (the team token, the model key it reads)
+		// stay out of the hooks' environment.
+		Withhold: engine.SecretEnv(h.getenv),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load hooks: %w", err)
@@ -229,32 +230,6 @@ func (h *Host) Close(ctx context.Context) error {
 		return nil
 	}
 	return h.store.Close()
-}
-
-// Withheld names the variables hooks must not see: agenthooks' own
-// secrets. The team token is always withheld; the model key only when
-// AGENTHOOKS_LLM_API_KEY_ENV names the variable agenthooks reads it from
-// (the default key variables belong to the user, and hooks may use them
-// as in Cursor).
-func Withheld(getenv func(string) string) []string {
-	out := []string{"AGENTHOOKS_TEAM_TOKEN"}
-	if k := strings.TrimSpace(getenv(llm.EnvAPIKeyEnv)); k != "" {
-		out = append(out, k)
-	}
-	return out
-}
-
-// withhold returns env without the named variables.
-func withhold(env, names []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		if slices.ContainsFunc(names, func(n string) bool { return sameVar(n, k) }) {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 // lookup is getenv over an environment list; the last value wins, as in
