@@ -21,8 +21,22 @@
 //     Every other ending (timeout, cancellation, output cap, a descendant
 //     still holding the pipes) kills the whole group before Run returns.
 //   - A descendant that moved itself to another process group (setsid,
-//     setpgid) cannot be reached by a group kill on unix; Run still returns
-//     on time because it closes its own ends of the pipes.
+//     setpgid, a double fork) is out of reach of a group kill. On Linux,
+//     whenever Run kills the group while something still holds the hook's
+//     output, it reads /proc for every process holding the write end of the
+//     hook's stdout or stderr pipe and SIGKILLs it, with the process group
+//     it leads if it made one. Only the hook's tree can hold those write
+//     ends (the pipes are close-on-exec and handed to the hook alone), so
+//     nothing outside the hook is touched, and a job that let go of the
+//     output (redirected to a file or /dev/null) survives as before. The
+//     scan repeats until it finds no holder it has not already killed, at
+//     most a few rounds, and never runs on a normal ending. Run does not
+//     make its host a child subreaper instead: that is a process-wide
+//     setting a library must not change.
+//   - On Windows the Job object's kill reaches such a descendant anyway.
+//     On macOS and the other unix systems (no /proc; libproc needs cgo) it
+//     survives: Run still returns on time because it closes its own ends
+//     of the pipes, and the survivor's next write to them fails.
 //   - On Windows every command goes through PowerShell (aliases, cmdlets and
 //     PATHEXT make a "plain" word mean something else there), the tree is
 //     held in a Job object, and the polite stop is a CTRL_BREAK_EVENT.

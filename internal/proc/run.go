@@ -12,7 +12,9 @@ import (
 // panics and never returns before every goroutine it started has finished.
 // It returns within Timeout + 2×Grace and a little more: Timeout, then TERM
 // to the group, Grace, KILL, and at most Grace more waiting for the output
-// to reach EOF before our ends of the pipes are closed.
+// to reach EOF before our ends of the pipes are closed. On Linux a torn-down
+// hook whose output is still held adds a bounded scan of /proc for the
+// holders (see killWriters).
 func Run(ctx context.Context, s Spec) (res Result) {
 	began := time.Now()
 	defer func() { res.Duration = time.Since(began) }()
@@ -104,8 +106,14 @@ func supervise(ctx context.Context, s Spec, c *child, res *Result) {
 	}
 	v.close()
 	if v.stopping {
-		// Timeout, cancellation or overflow: nothing of the hook survives.
+		// Timeout, cancellation, overflow, or output held past Grace:
+		// nothing of the hook survives, and nothing that holds its output
+		// either, even outside its group (a reader stopped by overflow
+		// says nothing about who still holds that pipe).
 		c.group.kill()
+		if v.overflowed != "" || !closed(readersDone) {
+			killWriters(c.stdout, c.stderr)
+		}
 	}
 	closePipe(c.stdout)
 	closePipe(c.stderr)
@@ -118,6 +126,16 @@ func supervise(ctx context.Context, s Spec, c *child, res *Result) {
 	res.ExitCode, res.Signal = exitStatus(st, v.sent)
 	res.TimedOut, res.Canceled, res.Overflow = v.timedOut, v.canceled, v.overflowed
 	res.Stdout, res.Stderr = out.buf, errOut.buf
+}
+
+// closed reports whether ch is closed, without waiting.
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // stopper escalates from TERM to KILL on the process group. Its methods
