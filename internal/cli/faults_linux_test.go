@@ -426,3 +426,49 @@ func clipLine(s string) string {
 	}
 	return s
 }
+
+// A hook whose child leaves its process group but keeps the hook's
+// stdout is gone when `run` answers; a fire-and-forget job that let go of
+// its output lives on.
+func TestRunLeavesNoSurvivors(t *testing.T) {
+	bin := agenthooksBinary(t)
+	f := newFaultEnv(t)
+	held := fmt.Sprintf("300.%d1", os.Getpid())
+	freed := fmt.Sprintf("300.%d2", os.Getpid())
+	hooks := fmt.Sprintf(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"setsid sleep %s & setsid sleep %s >/dev/null 2>&1 </dev/null & echo '{\"permission\":\"deny\"}'","failClosed":true}]}}`, held, freed)
+	f.write("home/.cursor/hooks.json", hooks)
+	t.Cleanup(func() { killSleeps(freed); killSleeps(held) })
+	code, out, errOut := f.run(bin, faultAgents[0])
+	if code != 0 || !strings.Contains(out, `"permission":"deny"`) {
+		t.Fatalf("exit %d, stdout %s, stderr %s", code, out, errOut)
+	}
+	if pids := sleeps(held); len(pids) > 0 {
+		t.Errorf("the child that kept the hook's stdout survived: pids %v", pids)
+	}
+	if pids := sleeps(freed); len(pids) == 0 {
+		t.Errorf("the fire-and-forget job was killed")
+	}
+}
+
+// sleeps lists the pids whose command line is `sleep arg`.
+func sleeps(arg string) []int {
+	var pids []int
+	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range dirs {
+		b, err := os.ReadFile(p)
+		if err != nil || string(b) != "sleep\x00"+arg+"\x00" {
+			continue
+		}
+		var pid int
+		if _, err := fmt.Sscanf(p, "/proc/%d/cmdline", &pid); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func killSleeps(arg string) {
+	for _, pid := range sleeps(arg) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
