@@ -109,7 +109,7 @@ func notA(data []byte, i int, open byte) (bool, error) {
 	if open == '[' {
 		want = "a JSON array"
 	}
-	return false, errors.New("not " + want + ": the document is " + kindName(data[i]))
+	return false, errors.New("not " + want + ": it is " + kindName(data[i]))
 }
 
 // kindName names the kind of the value that starts with c.
