@@ -2,10 +2,12 @@ package claudecode
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // Targets returns the values a Claude Code hook's matcher is tested
@@ -39,8 +41,14 @@ func Targets(step event.Step, fields map[string]json.RawMessage) (targets []stri
 // the conversation, …) and Cursor's are kept beside them, so a hook
 // written for either finds what it reads.
 func Input(step event.Step, payload []byte) ([]byte, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(payload, &fields); err != nil || fields == nil {
+	// jsonscan, not encoding/json, reads the payload: its tool input is
+	// the model's to write, and encoding/json gives up on one nested past
+	// 10000 levels. The fields not changed here are passed on as they are.
+	fields, err := jsonscan.Object(payload)
+	if err != nil || fields == nil {
+		if err == nil {
+			err = errors.New("null")
+		}
 		return nil, fmt.Errorf("claude code payload: not a JSON object: %v", err)
 	}
 	set := func(k string, v any) {
@@ -107,28 +115,33 @@ func sessionEndReason(cursor string) string {
 }
 
 // decodedOutput is Cursor's JSON-encoded tool_output as the value Claude
-// Code's tool_response holds; text that is not JSON stays text.
+// Code's tool_response holds; text that is not JSON stays text. What is
+// nested too deep to decode stays JSON, passed on as it is.
 func decodedOutput(s string) any {
-	var v any
-	if s != "" && json.Unmarshal([]byte(s), &v) == nil {
+	if s == "" {
+		return s
+	}
+	if v, err := jsonscan.Decode([]byte(s)); err == nil {
 		return v
 	}
 	return s
 }
 
+// decodeObject decodes a tool input one level down: enough for the
+// names, whatever the input's depth.
 func decodeObject(raw json.RawMessage) (map[string]any, bool) {
-	var m map[string]any
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil || m == nil {
+	if len(raw) == 0 {
+		return nil, false
+	}
+	m, err := jsonscan.DecodeObject(raw)
+	if err != nil || m == nil {
 		return nil, false
 	}
 	return m, true
 }
 
 func str(fields map[string]json.RawMessage, k string) string {
-	var s string
-	if raw, ok := fields[k]; ok {
-		_ = json.Unmarshal(raw, &s)
-	}
+	s, _ := jsonscan.String(fields[k])
 	return s
 }
 

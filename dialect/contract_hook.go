@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // The other direction of the contract: `agenthooks contract BINARY` runs
@@ -35,8 +36,8 @@ var contractLifecycle = map[event.Step]string{
 // {path, contents}, an edit as Edit); lifecycle steps give the event's
 // name and the payload's fields.
 func ContractHookInput(payload []byte) (event.Step, []byte, error) {
-	var p map[string]any
-	if err := json.Unmarshal(bytes.TrimSpace(payload), &p); err != nil || p == nil {
+	p, err := jsonscan.DecodeObject(bytes.TrimSpace(payload))
+	if err != nil || p == nil {
 		return "", nil, fmt.Errorf("the payload on stdin is not a JSON object: it must be a Cursor hook payload")
 	}
 	stepName, _ := p["hook_event_name"].(string)
@@ -49,7 +50,7 @@ func ContractHookInput(payload []byte) (event.Step, []byte, error) {
 	switch step {
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
 		tool, _ := p["tool_name"].(string)
-		in, _ := p["tool_input"].(map[string]any)
+		in, _ := jsonscan.AsObject(p["tool_input"])
 		name, input = contractTool(tool, in)
 	case event.BeforeShellExecution, event.AfterShellExecution:
 		name, input = "Shell", map[string]any{"command": p["command"], "cwd": p["cwd"]}
@@ -64,7 +65,7 @@ func ContractHookInput(payload []byte) (event.Step, []byte, error) {
 		tool, _ := p["tool_name"].(string)
 		var in map[string]any
 		if s, ok := p["tool_input"].(string); ok {
-			_ = json.Unmarshal([]byte(s), &in)
+			in, _ = jsonscan.DecodeObject([]byte(s))
 		}
 		name, input = toolMCP+tool, in
 	default:
@@ -111,7 +112,7 @@ func contractLifecycleInput(step event.Step, p map[string]any) map[string]any {
 		in["session_id"] = p["conversation_id"]
 	}
 	if _, ok := in["cwd"]; !ok {
-		if roots, ok := p["workspace_roots"].([]any); ok && len(roots) > 0 {
+		if roots, ok := jsonscan.AsArray(p["workspace_roots"]); ok && len(roots) > 0 {
 			in["cwd"] = roots[0]
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // Copilot is GitHub Copilot's dialect (the CLI and the cloud agent):
@@ -187,28 +188,25 @@ func copilotTool(c common, f *fields, nameKey, argsKey string) *toolCall {
 	name := f.need(nameKey)
 	var agentInput map[string]any
 	raw := f.raw(argsKey)
-	var s string
-	switch {
-	case len(raw) == 0 || string(raw) == "null":
+	if len(raw) == 0 || string(raw) == "null" {
 		agentInput = map[string]any{}
-	case json.Unmarshal(raw, &s) == nil:
-		if err := json.Unmarshal([]byte(s), &agentInput); err != nil || agentInput == nil {
+	} else if s, isString := jsonscan.String(raw); isString {
+		var err error
+		if agentInput, err = jsonscan.DecodeObject([]byte(s)); err != nil || agentInput == nil {
 			f.fail(fmt.Errorf("field %q is a string that does not hold a JSON object: %s", argsKey, clip([]byte(s))))
 			agentInput = map[string]any{}
 		}
-	default:
+	} else {
 		agentInput = f.obj(argsKey)
 	}
 	spec := specOf(copilotTools, name)
 	return c.describe(name, spec, "", agentInput, clone(agentInput))
 }
 
-// anyField decodes one field of a payload, nil when absent or invalid.
+// anyField decodes one field of a payload (as jsonscan.Decode does), nil
+// when absent.
 func anyField(m map[string]json.RawMessage, k string) any {
-	var v any
-	if raw, ok := m[k]; ok {
-		_ = json.Unmarshal(raw, &v)
-	}
+	v, _ := jsonscan.Decode(m[k])
 	return v
 }
 

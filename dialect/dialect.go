@@ -27,6 +27,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // Dialect is one agent's hook format.
@@ -234,14 +235,17 @@ func jsonLine(v any) []byte {
 	return append(b, '\n')
 }
 
-// object decodes a payload that must be one JSON object.
+// object splits a payload that must be one JSON object into its fields.
+// The payload is read with jsonscan, as everything here is: a tool input
+// is the model's to write, and encoding/json gives up on one nested past
+// 10000 levels, which would fail the hook open.
 func object(agent string, payload []byte) (map[string]json.RawMessage, error) {
-	var m map[string]json.RawMessage
 	trimmed := bytes.TrimSpace(payload)
 	if len(trimmed) == 0 {
 		return nil, &ParseError{Agent: agent, Err: fmt.Errorf("stdin is empty; %s writes the hook's JSON payload there", agent)}
 	}
-	if err := json.Unmarshal(trimmed, &m); err != nil || m == nil {
+	m, err := jsonscan.Object(trimmed)
+	if err != nil || m == nil {
 		if err == nil {
 			err = fmt.Errorf("null")
 		}
@@ -272,8 +276,8 @@ func (f *fields) str(k string) string {
 	if !ok || string(raw) == "null" {
 		return ""
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, ok := jsonscan.String(raw)
+	if !ok {
 		f.fail(fmt.Errorf("field %q must be a string, got %s", k, clip(raw)))
 	}
 	return s
@@ -294,11 +298,10 @@ func (f *fields) boolean(k string) bool {
 	if !ok || string(raw) == "null" {
 		return false
 	}
-	var b bool
-	if err := json.Unmarshal(raw, &b); err != nil {
+	if string(raw) != "true" && string(raw) != "false" {
 		f.fail(fmt.Errorf("field %q must be true or false, got %s", k, clip(raw)))
 	}
-	return b
+	return string(raw) == "true"
 }
 
 // number returns a numeric field; absent or null is 0.
@@ -307,21 +310,25 @@ func (f *fields) number(k string) float64 {
 	if !ok || string(raw) == "null" {
 		return 0
 	}
-	var n float64
-	if err := json.Unmarshal(raw, &n); err != nil {
+	v, _ := jsonscan.Decode(raw)
+	n, ok := v.(float64)
+	if !ok {
 		f.fail(fmt.Errorf("field %q must be a number, got %s", k, clip(raw)))
 	}
 	return n
 }
 
-// obj returns an object field; absent or null is an empty map.
+// obj returns an object field; absent or null is an empty map. Its
+// values are what json.Unmarshal gives, but for a value it cannot decode
+// (nested past its limit, a number beyond float64), which stays a
+// json.RawMessage: see jsonscan.DecodeObject.
 func (f *fields) obj(k string) map[string]any {
 	raw, ok := f.m[k]
 	if !ok || string(raw) == "null" {
 		return map[string]any{}
 	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
+	m, err := jsonscan.DecodeObject(raw)
+	if err != nil {
 		f.fail(fmt.Errorf("field %q must be a JSON object, got %s", k, clip(raw)))
 		return map[string]any{}
 	}

@@ -1,5 +1,7 @@
 package dialect
 
+import "github.com/agenthooks/agenthooks/internal/jsonscan"
+
 // Gemini is Gemini CLI's dialect: `agenthooks run --from gemini` as a
 // command hook in .gemini/settings.json or ~/.gemini/settings.json.
 //
@@ -108,10 +110,10 @@ func geminiTool(c common, f *fields) *toolCall {
 
 // errorText is an AfterTool error: a string, or an object's message.
 func errorText(v any) string {
-	switch e := v.(type) {
-	case string:
+	if e, ok := v.(string); ok {
 		return e
-	case map[string]any:
+	}
+	if e, ok := jsonscan.AsObject(v); ok {
 		if s := str(e, "message"); s != "" {
 			return s
 		}

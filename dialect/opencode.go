@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // OpenCode is the dialect of OpenCode's plugin hooks. OpenCode runs hooks
@@ -104,8 +105,8 @@ func parseOpenCode(payload []byte, arg string) (*Request, error) {
 	f.event = ev
 	f.gate = opencodeGates[ev]
 	input, output := f.obj("input"), f.obj("output")
-	props, _ := busEvent["properties"].(map[string]any)
-	info, _ := props["info"].(map[string]any)
+	props, _ := jsonscan.AsObject(busEvent["properties"])
+	info, _ := jsonscan.AsObject(props["info"])
 	c := common{
 		conversation: orElse(str(input, "sessionID"), orElse(str(props, "sessionID"), str(info, "id"))),
 		cwd:          f.str("directory"),
@@ -118,9 +119,9 @@ func parseOpenCode(payload []byte, arg string) (*Request, error) {
 			f.fail(fmt.Errorf(`field "input.tool" is missing or empty; OpenCode passes the tool id there`))
 			return nil, f.err
 		}
-		args, _ := output["args"].(map[string]any)
+		args, _ := jsonscan.AsObject(output["args"])
 		if ev == "tool.execute.after" {
-			args, _ = input["args"].(map[string]any)
+			args, _ = jsonscan.AsObject(input["args"])
 		}
 		if args == nil {
 			args = map[string]any{}
@@ -174,10 +175,10 @@ func opencodeTool(c common, name, useID string, args map[string]any) *toolCall {
 
 // messageText is the text of a chat message's parts.
 func messageText(output map[string]any) string {
-	parts, _ := output["parts"].([]any)
+	parts, _ := jsonscan.AsArray(output["parts"])
 	var texts []string
 	for _, p := range parts {
-		if m, ok := p.(map[string]any); ok && str(m, "type") == "text" {
+		if m, ok := jsonscan.AsObject(p); ok && str(m, "type") == "text" {
 			texts = append(texts, str(m, "text"))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // The Cursor tool names preToolUse and postToolUse matchers test (seed
@@ -347,13 +348,8 @@ func compactRaw(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		b, _ := encode(s)
-		return string(b)
-	}
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
+	v, err := jsonscan.Decode(raw)
+	if err != nil {
 		return string(raw)
 	}
 	b, err := encode(v)
@@ -370,12 +366,11 @@ func resultText(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	v, err := jsonscan.Decode(raw)
+	if s, ok := v.(string); ok && err == nil {
 		return s
 	}
-	var m map[string]any
-	if json.Unmarshal(raw, &m) == nil {
+	if m, ok := jsonscan.AsObject(v); ok {
 		out, errOut := str(m, "stdout"), str(m, "stderr")
 		switch {
 		case out != "" && errOut != "":
@@ -470,10 +465,10 @@ func editsOf(input map[string]any) []event.FileEdit {
 			NewString: str(m, "new_string", "new_str", "new_source", "newString"),
 		}
 	}
-	if list, ok := input["edits"].([]any); ok {
+	if list, ok := jsonscan.AsArray(input["edits"]); ok {
 		edits := make([]event.FileEdit, 0, len(list))
 		for _, e := range list {
-			if m, ok := e.(map[string]any); ok {
+			if m, ok := jsonscan.AsObject(e); ok {
 				edits = append(edits, one(m))
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // noWorkaround ends model-visible denials that agenthooks words itself,
@@ -68,8 +69,7 @@ func Merge(ds []*engine.Decision) *Verdict {
 		switch d.Step {
 		case event.PreToolUse:
 			if len(d.UpdatedInput) > 0 {
-				var m map[string]any
-				if json.Unmarshal(d.UpdatedInput, &m) == nil {
+				if m, err := jsonscan.DecodeObject(d.UpdatedInput); err == nil {
 					v.UpdatedInput = m
 				}
 			}

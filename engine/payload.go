@@ -9,6 +9,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // payload is a step's input: the host's bytes, their top-level fields, and
@@ -87,9 +88,17 @@ func parsePayload(in any) (*payload, error) {
 		p.raw, p.fields = []byte("{}"), map[string]json.RawMessage{}
 		return p, nil
 	}
-	if err := json.Unmarshal(raw, &p.fields); err != nil {
+	// jsonscan, not encoding/json: the tool input is the model's to
+	// write, and encoding/json gives up on one nested past 10000 levels.
+	fields, err := jsonscan.Object(raw)
+	var syntax *jsonscan.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
 		return nil, errors.New("payload is not a JSON object: " + err.Error())
+	case err != nil:
+		return nil, errors.New("payload is " + err.Error()) // not a JSON object: it is an array
 	}
+	p.fields = fields
 	if p.fields == nil { // the payload was JSON null
 		p.raw, p.fields = []byte("{}"), map[string]json.RawMessage{}
 	}

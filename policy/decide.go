@@ -11,6 +11,7 @@ import (
 	"cel.dev/cel-go/interpreter"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // Verdict is a policy's answer for one step.
@@ -55,7 +56,9 @@ func (p *Policy) DecideJSON(ctx context.Context, step event.Step, payload []byte
 	if len(bytes.TrimSpace(payload)) == 0 {
 		payload = []byte("{}")
 	}
-	if i := skipWS(payload, 0); i >= len(payload) || payload[i] != '{' || !json.Valid(payload) {
+	// jsonscan, not json.Valid: a tool input nested past encoding/json's
+	// 10000 levels is still a payload to judge, not one to refuse.
+	if i := skipWS(payload, 0); i >= len(payload) || payload[i] != '{' || !jsonscan.Valid(payload) {
 		return Verdict{}, errNotObject
 	}
 	return p.decideRaw(ctx, step, payload)

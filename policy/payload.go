@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // The payload is decoded lazily: most shell policies read only the
@@ -161,7 +163,7 @@ func commandOfJSON(step stepKind, doc []byte) string {
 		if s, isStr := jsonString(raw); isStr {
 			raw = []byte(s) // some hosts send the tool input as a JSON string
 		}
-		if !json.Valid(raw) {
+		if !jsonscan.Valid(raw) { // a deep tool input still has its command
 			return ""
 		}
 		if c, ok := topField(raw, "command"); ok {

@@ -1,12 +1,18 @@
 // Package jsonplain encodes JSON as JavaScript's JSON.stringify does:
 // without escaping <, > and &. Hooks grep their stdin for `2>&1`, and
 // settings files people read should say & where they mean it.
+//
+// json.RawMessage values inside maps and slices are written as they are
+// (compacted), whatever their depth: encoding/json checks every
+// RawMessage with its scanner, which refuses nesting deeper than 10000
+// levels, and a hook payload carries a tool input the model wrote.
 package jsonplain
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
+
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // NewEncoder is json.NewEncoder without HTML escaping: each Encode writes
@@ -19,18 +25,18 @@ func NewEncoder(w io.Writer) *json.Encoder {
 
 // Marshal encodes v on one line, with no trailing newline.
 func Marshal(v any) ([]byte, error) {
-	return MarshalIndent(v, "", "")
+	e := newWalker()
+	if err := e.value(v, 0); err != nil {
+		return nil, err
+	}
+	return e.out.b, nil
 }
 
 // MarshalIndent is json.MarshalIndent without HTML escaping.
 func MarshalIndent(v any, prefix, indent string) ([]byte, error) {
-	var b bytes.Buffer
-	enc := NewEncoder(&b)
-	if indent != "" || prefix != "" {
-		enc.SetIndent(prefix, indent)
+	b, err := Marshal(v)
+	if err != nil || (indent == "" && prefix == "") {
+		return b, err
 	}
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(b.Bytes(), "\n"), nil
+	return jsonscan.AppendIndent(make([]byte, 0, 2*len(b)), b, prefix, indent)
 }
