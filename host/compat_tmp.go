@@ -4,7 +4,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/state"
@@ -20,13 +19,4 @@ func stateOptions() (state.Options, []error) {
 
 func writeBounded(ctx context.Context, s *state.Store, recs []audit.Record) error {
 	return s.Write(ctx, recs)
-}
-
-func topField(payload []byte, k string) (json.RawMessage, bool, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(payload, &m); err != nil {
-		return nil, false, err
-	}
-	v, ok := m[k]
-	return v, ok, nil
 }

@@ -3,12 +3,15 @@ package host
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // payloadRoots reads a Cursor payload's workspace_roots, without a depth
 // limit and without decoding anything else.
 func payloadRoots(payload []byte) ([]string, error) {
-	raw, ok, err := topField(payload, "workspace_roots")
+	fields, err := jsonscan.Object(payload)
+	raw, ok := fields["workspace_roots"]
 	if err != nil || !ok || string(raw) == "null" {
 		return nil, nil // an unreadable payload is the engine's to report
 	}

@@ -1,8 +1,8 @@
 package cli
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 	"github.com/agenthooks/agenthooks/policy"
 )
 
@@ -92,14 +93,14 @@ func (o *policyOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	input := map[string]any{}
-	if len(payload) > 0 {
-		if err := json.Unmarshal(payload, &input); err != nil {
-			return dataErr("payload on stdin is not a JSON object: %v", err)
-		}
+	// Only hook_event_name is read here, without a depth limit; the
+	// policy decodes what its conditions need.
+	fields, err := jsonscan.Object(payload)
+	if len(bytes.TrimSpace(payload)) > 0 && (err != nil || fields == nil) {
+		return dataErr("payload on stdin is not a JSON object: %v", err)
 	}
 	step := event.Step(o.step)
-	if name, ok := input["hook_event_name"].(string); ok && name != "" {
+	if name, ok := jsonscan.String(fields["hook_event_name"]); ok && name != "" {
 		step = event.Step(name)
 	}
 	if step == "" {
@@ -112,7 +113,7 @@ func (o *policyOptions) run(ctx context.Context) error {
 	}
 	out := []byte("{}")
 	if step.Known() {
-		v, err := p.Decide(ctx, step, input)
+		v, err := p.DecideJSON(ctx, step, payload)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // maxPayload bounds what run reads from stdin; beforeReadFile payloads
@@ -125,15 +127,18 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 // workspaceRoots picks the roots: the payload's, else the flags, else the
 // current directory; always absolute.
 func workspaceRoots(payload []byte, flags []string) ([]string, error) {
-	var p struct {
-		Roots []string `json:"workspace_roots"`
-	}
-	if len(payload) > 0 {
-		if err := json.Unmarshal(payload, &p); err != nil {
+	var roots []string
+	if len(bytes.TrimSpace(payload)) > 0 {
+		fields, err := jsonscan.Object(payload)
+		if err != nil || fields == nil {
 			return nil, dataErr("payload on stdin is not a JSON object: %v", err)
 		}
+		if raw, ok := fields["workspace_roots"]; ok && string(raw) != "null" {
+			if err := json.Unmarshal(raw, &roots); err != nil {
+				return nil, dataErr("the payload's workspace_roots is not a list of paths: %v", err)
+			}
+		}
 	}
-	roots := p.Roots
 	if len(roots) == 0 {
 		roots = flags
 	}
