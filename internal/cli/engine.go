@@ -35,10 +35,14 @@ func openEngine(ctx context.Context, roots []string, noClaude bool) (*engine.Eng
 	if err != nil {
 		return nil, nil, err
 	}
-	so, err := state.OptionsFromEnv()
-	if err != nil {
-		return nil, nil, err
+	// A bad log variable takes its default: the hooks still run.
+	so, warnings := state.OptionsFromEnv()
+	for _, w := range warnings {
+		fmt.Fprintln(os.Stderr, "agenthooks: warning:", w)
 	}
+	// Answering the agent comes first: a log write that cannot get the
+	// database at once is spooled and stored by a later one.
+	so.LogWait = state.DefaultLogWait
 	st, err := state.Open(ctx, so)
 	if err != nil {
 		return nil, nil, err
