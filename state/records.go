@@ -38,7 +38,7 @@ func (s *Store) Write(ctx context.Context, recs []audit.Record) error {
 	if err == nil {
 		return nil
 	}
-	if serr := s.spool(ctx, r); serr != nil {
+	if serr := s.spool(r); serr != nil {
 		return fmt.Errorf("write %d records to %s: %w; and %w: the records are dropped", len(recs), s.path, err, serr)
 	}
 	return nil

@@ -19,10 +19,12 @@ import (
 //     (redact_env.go), in the payload and in that run's responses.
 //   - The content fields (capKeys) are cut to TruncateBytes, every other
 //     string to otherCapFactor times that, with a marker of how many bytes
-//     were cut; the rest of the payload is kept.
+//     were cut; the rest of the payload is kept. Past budgetFactor times
+//     TruncateBytes of strings in one document, its long strings keep
+//     only the marker.
 //
-// RedactTruncate does the same redaction without the caps, then cuts each
-// whole payload, response and stderr to TruncateBytes.
+// RedactTruncate does the same redaction, then cuts each whole payload,
+// response and stderr to TruncateBytes.
 
 // ellipsis marks a truncated value.
 const ellipsis = "…"
@@ -49,22 +51,40 @@ var pathKeys = map[string]bool{"file_path": true, "filePath": true, "path": true
 // capKeys may be (a long prompt, a hook's message) before it is cut too.
 const otherCapFactor = 16
 
+// budgetFactor is how many times TruncateBytes one document may keep of
+// its strings in all: past that, its strings longer than shortString are
+// cut to nothing but their marker. It bounds what one payload costs to
+// redact and to store however many long strings it has (a thousand
+// edits); the short ones (paths, ids, names) are always kept.
+const (
+	budgetFactor = 256
+	shortString  = 256
+)
+
 // redactor redacts one JSON document.
 type redactor struct {
 	// limit and otherLimit cap capKeys' strings and the others'; 0 for
 	// no cap.
 	limit, otherLimit int
+	// budget is how many more bytes of strings the document keeps; -1
+	// for no bound.
+	budget int
 	// env redacts every value in envKeys' strings: the run read or
 	// edited a .env file.
 	env bool
 }
 
-// redactor is the redaction of this mode for a run whose payload is about
-// a .env file when env is set.
-func (o Options) redactor(env bool) redactor {
-	r := redactor{env: env}
-	if o.Redact == RedactSecrets {
-		r.limit, r.otherLimit = o.TruncateBytes, otherCapFactor*o.TruncateBytes
+// redactor is the redaction of this mode for one document of a run whose
+// payload is about a .env file when env is set. RedactTruncate caps every
+// string at what it keeps of the whole document anyway, so that no more is
+// searched for secrets than can be kept.
+func (o Options) redactor(env bool) *redactor {
+	r := &redactor{env: env, budget: -1}
+	switch o.Redact {
+	case RedactSecrets:
+		r.limit, r.otherLimit, r.budget = o.TruncateBytes, otherCapFactor*o.TruncateBytes, budgetFactor*o.TruncateBytes
+	case RedactTruncate:
+		r.limit, r.otherLimit, r.budget = o.TruncateBytes, o.TruncateBytes, o.TruncateBytes
 	}
 	return r
 }
@@ -103,7 +123,7 @@ func (o Options) stderr(s string) string {
 	case RedactKeep:
 		return s
 	case RedactTruncate:
-		return truncateString(redactString(s), o.TruncateBytes)
+		return truncateString(o.redactor(false).str("", s), o.TruncateBytes)
 	}
 	return o.redactor(false).str("", s)
 }
@@ -118,7 +138,7 @@ func (o Options) finish(raw json.RawMessage) json.RawMessage {
 
 // json redacts raw, valid JSON. Should the result not be valid JSON (a
 // bug), a marker is stored instead: never the unredacted document.
-func (r redactor) json(raw json.RawMessage) json.RawMessage {
+func (r *redactor) json(raw json.RawMessage) json.RawMessage {
 	if len(raw) == 0 {
 		return raw
 	}
@@ -131,7 +151,7 @@ func (r redactor) json(raw json.RawMessage) json.RawMessage {
 
 // literal is the redacted form of one string literal lit (quotes
 // included), the value of member key; ok is false when it is unchanged.
-func (r redactor) literal(key string, lit []byte) ([]byte, bool) {
+func (r *redactor) literal(key string, lit []byte) ([]byte, bool) {
 	content := lit[1 : len(lit)-1]
 	if len(content) == 0 {
 		return nil, false
@@ -142,6 +162,15 @@ func (r redactor) literal(key string, lit []byte) ([]byte, bool) {
 	limit := r.otherLimit
 	if capKeys[key] {
 		limit = r.limit
+	}
+	if r.budget >= 0 && len(content) > shortString {
+		if r.budget == 0 {
+			return encodeString(cutMarker(decodedLen(content))), true
+		}
+		if limit == 0 || limit > r.budget {
+			limit = r.budget
+		}
+		r.budget -= min(len(content), limit)
 	}
 	var s string
 	var total int
@@ -166,7 +195,7 @@ func (r redactor) literal(key string, lit []byte) ([]byte, bool) {
 }
 
 // str redacts and caps a string that is not JSON (stderr).
-func (r redactor) str(key string, s string) string {
+func (r *redactor) str(key string, s string) string {
 	limit := r.otherLimit
 	if capKeys[key] {
 		limit = r.limit

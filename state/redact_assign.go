@@ -90,10 +90,17 @@ var flagRe = regexp.MustCompile(`(?:^|\s)--?([A-Za-z][A-Za-z0-9-]*)[ \t]+([^\s-]
 //
 // A quoted value ends at its closing quote. ":=", "==" and an empty value
 // are not assignments.
+//
+// It runs in time linear in len(s): a match inside a value already found
+// is skipped, and line starts and ends are found once per line.
 func assignmentSpans(s string) []span {
 	var spans []span
+	lineStart, lineEnd, scanned, covered := 0, -1, 0, 0
 	for _, m := range assignRe.FindAllStringSubmatchIndex(s, -1) {
 		nameStart, nameEnd, end := m[4], m[5], m[1]
+		if nameStart < covered {
+			continue
+		}
 		name := s[nameStart:nameEnd]
 		// An Authorization header is the authorization detector's: it
 		// keeps the scheme (Bearer, Basic) readable.
@@ -107,14 +114,25 @@ func assignmentSpans(s string) []span {
 		case sep == '=' && strings.HasPrefix(rest, ">"):
 			end++ // =>
 		}
-		lineStart := strings.LastIndexByte(s[:m[2]], '\n') + 1
+		if i := strings.LastIndexByte(s[scanned:m[2]], '\n'); i >= 0 {
+			lineStart = scanned + i + 1
+		}
+		scanned = m[2]
+		if lineEnd < end {
+			if lineEnd = strings.IndexByte(s[end:], '\n'); lineEnd < 0 {
+				lineEnd = len(s)
+			} else {
+				lineEnd += end
+			}
+		}
 		before := strings.TrimSpace(s[lineStart:m[2]])
 		before = strings.TrimSpace(strings.TrimPrefix(before, "export"))
 		// "NAME: value" on a line of its own (YAML) takes the rest of
 		// the line; NAME=value is one word, as in a shell command.
 		wholeLine := sep == ':' && (before == "" || before == "-")
-		if sp, ok := assignedValue(s, end, wholeLine); ok {
+		if sp, ok := assignedValue(s, end, lineEnd, wholeLine); ok {
 			spans = append(spans, sp)
+			covered = sp.end
 		}
 	}
 	for _, m := range flagRe.FindAllStringSubmatchIndex(s, -1) {
@@ -126,21 +144,17 @@ func assignmentSpans(s string) []span {
 }
 
 // assignedValue is the span of the value starting at s[at:] (after
-// blanks): quoted, the rest of the line for wholeLine, else one word.
-func assignedValue(s string, at int, wholeLine bool) (span, bool) {
-	for at < len(s) && (s[at] == ' ' || s[at] == '\t') {
+// blanks) on the line that ends at lineEnd: quoted, the rest of the line
+// for wholeLine, else one word.
+func assignedValue(s string, at, lineEnd int, wholeLine bool) (span, bool) {
+	for at < lineEnd && (s[at] == ' ' || s[at] == '\t') {
 		at++
 	}
-	lineEnd := strings.IndexByte(s[at:], '\n')
-	if lineEnd < 0 {
-		lineEnd = len(s)
-	} else {
-		lineEnd += at
+	if at >= lineEnd || strings.HasPrefix(s[at:], redactedPrefix) {
+		return span{}, false
 	}
 	start, end := at, lineEnd
 	switch {
-	case at >= len(s):
-		return span{}, false
 	case s[at] == '"' || s[at] == '\'':
 		start = at + 1
 		if close := closingQuote(s[start:lineEnd], s[at]); close >= 0 {

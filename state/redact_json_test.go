@@ -183,9 +183,33 @@ func FuzzRedactJSON(f *testing.F) {
 		if !json.Valid([]byte(doc)) || limit < 1 || limit > 1<<16 {
 			return
 		}
-		r := redactor{limit: limit, otherLimit: 2 * limit, env: true}
+		r := &redactor{limit: limit, otherLimit: 2 * limit, budget: 8 * limit, env: true}
 		if out := r.json(json.RawMessage(doc)); !json.Valid(out) || string(out) == `"[REDACTED:unreadable]"` {
 			t.Errorf("redacting %q gives %q", doc, out)
 		}
 	})
+}
+
+func TestDocumentBudget(t *testing.T) {
+	// 2000 edits of 4000 bytes each: 8 MB of strings, each under its cap.
+	edits := make([]map[string]string, 2000)
+	for i := range edits {
+		edits[i] = map[string]string{"old_string": strings.Repeat("o", 4000), "new_string": strings.Repeat("n", 4000)}
+	}
+	raw, _ := json.Marshal(map[string]any{"file_path": "/p/a.go", "edits": edits})
+	m, out := payloadOf(t, Options{}, string(raw))
+	budget := budgetFactor * DefaultTruncateBytes
+	if len(out) > budget+len(edits)*2*40 {
+		t.Errorf("stored %d bytes of an %d-byte payload; want about the budget, %d", len(out), len(raw), budget)
+	}
+	got := m["edits"].([]any)
+	if first := got[0].(map[string]any)["old_string"]; first != strings.Repeat("o", 4000) {
+		t.Errorf("the first edit was cut: %.40q", first)
+	}
+	if last := got[len(got)-1].(map[string]any)["new_string"]; last != cutMarker(4000) {
+		t.Errorf("the last edit is %.40q, want only the marker", last)
+	}
+	if m["file_path"] != "/p/a.go" || len(got) != len(edits) {
+		t.Errorf("the payload's shape was not kept")
+	}
 }

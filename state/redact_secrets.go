@@ -82,7 +82,9 @@ func secretSpans(s string) []span {
 			spans = append(spans, span{start, end, d.kind})
 		}
 	}
-	spans = append(spans, assignmentSpans(s)...)
+	if strings.ContainsAny(s, "=:-") { // what an assignment or a flag needs
+		spans = append(spans, assignmentSpans(s)...)
+	}
 	return mergeSpans(spans)
 }
 

@@ -139,3 +139,24 @@ func TestEnvFileSpans(t *testing.T) {
 		}
 	}
 }
+
+func FuzzRedactString(f *testing.F) {
+	for _, s := range []string{"API_KEY=x\n", fakePEM[:40], "a: 'b\nc", "MULTI=\"x\ny\"", "--token ", "Authorization: Bearer x", "é" + fakeGitHub} {
+		f.Add(s, 5)
+	}
+	f.Fuzz(func(t *testing.T, s string, limit int) {
+		if limit < 1 || limit > 1<<16 {
+			return
+		}
+		spans := mergeSpans(append(envFileSpans(s), secretSpans(s)...))
+		for i, sp := range spans {
+			if sp.start < 0 || sp.end > len(s) || sp.start >= sp.end || i > 0 && sp.start < spans[i-1].end {
+				t.Fatalf("bad span %+v in %q", sp, s)
+			}
+		}
+		_ = renderSpans(s, spans)
+		r := &redactor{limit: limit, otherLimit: limit, budget: -1}
+		_ = r.str("", s)
+		_ = r.str("content", s)
+	})
+}

@@ -41,7 +41,7 @@ func (s *Store) spoolWaiting() bool {
 }
 
 // spool appends r to the spool file.
-func (s *Store) spool(ctx context.Context, r run) error {
+func (s *Store) spool(r run) error {
 	line, err := json.Marshal(r)
 	if err != nil {
 		return fmt.Errorf("spool: encode: %w", err)
@@ -50,7 +50,7 @@ func (s *Store) spool(ctx context.Context, r run) error {
 	if len(line) > SpoolMaxBytes {
 		return fmt.Errorf("spool: a run of %d bytes does not fit in %s (%d bytes at most)", len(line), s.spoolPath(), SpoolMaxBytes)
 	}
-	lock, err := s.lockSpool(ctx)
+	lock, err := s.lockSpool()
 	if err != nil {
 		return err
 	}
@@ -116,8 +116,10 @@ func replaceFile(path string, data []byte) error {
 }
 
 // lockSpool opens and locks the spool's lock file, waiting up to
-// spoolLockWait for another process.
-func (s *Store) lockSpool(ctx context.Context) (*os.File, error) {
+// spoolLockWait for another process. The wait is not cut short by a
+// canceled context: the spool is where the records of an interrupted run
+// go, and they are worth half a second.
+func (s *Store) lockSpool() (*os.File, error) {
 	f, err := os.OpenFile(s.lockPath(), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("spool: %w", err)
@@ -136,12 +138,7 @@ func (s *Store) lockSpool(ctx context.Context) (*os.File, error) {
 			_ = f.Close()
 			return nil, fmt.Errorf("spool: %s stayed locked by another process for %v", f.Name(), spoolLockWait)
 		}
-		select {
-		case <-ctx.Done():
-			// Still tried until the deadline: the records are worth
-			// a few milliseconds of an interrupted process.
-		case <-time.After(5 * time.Millisecond):
-		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -162,7 +162,7 @@ func TestSpoolIngestedOnce(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, Options{Dir: dir})
 	r := s.opts.prepare([]audit.Record{testRecord("spooled")}, time.Now())
-	if err := s.spool(ctx, r); err != nil {
+	if err := s.spool(r); err != nil {
 		t.Fatal(err)
 	}
 	spool := filepath.Join(dir, SpoolName)
@@ -194,7 +194,7 @@ func TestSpoolIsBounded(t *testing.T) {
 	for i := range 12 {
 		recs := runRecords(1, bigRead(1<<20))
 		recs[0].Command = fmt.Sprint(i)
-		if err := s.spool(ctx, s.opts.prepare(recs, time.Now())); err != nil {
+		if err := s.spool(s.opts.prepare(recs, time.Now())); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Stat(filepath.Join(dir, SpoolName))
@@ -213,7 +213,7 @@ func TestSpoolIsBounded(t *testing.T) {
 		t.Errorf("kept %v: want the newest runs, up to 8 MiB", got)
 	}
 	// A run bigger than the whole spool is refused.
-	if err := s.spool(ctx, s.opts.prepare(runRecords(1, bigRead(SpoolMaxBytes+1)), time.Now())); err == nil {
+	if err := s.spool(s.opts.prepare(runRecords(1, bigRead(SpoolMaxBytes+1)), time.Now())); err == nil {
 		t.Error("a run bigger than the spool was spooled")
 	}
 }
