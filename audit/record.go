@@ -50,6 +50,8 @@ func NewID(t time.Time) string {
 
 // Sink receives every record. Write is called once per run with all of
 // that run's records, after the merge, so a slow sink never delays a hook.
+// The records of a run carry the same Payload (the run's), which a sink
+// can store once for all of them.
 type Sink interface {
 	Write(ctx context.Context, records []Record) error
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/engine"
@@ -56,5 +57,20 @@ func BenchmarkUpdate(b *testing.B) {
 		}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkPrepareBigRead is the redaction of one run of three hooks
+// reading a 10 MB file: what the default options add to `agenthooks run`
+// before the log write.
+func BenchmarkPrepareBigRead(b *testing.B) {
+	o, err := Options{Dir: b.TempDir()}.withDefaults()
+	if err != nil {
+		b.Fatal(err)
+	}
+	recs := runRecords(3, bigRead(10<<20))
+	b.SetBytes(int64(len(recs[0].Payload)))
+	for b.Loop() {
+		o.prepare(recs, time.Now())
 	}
 }

@@ -49,6 +49,47 @@ var migrations = []string{
 	CREATE INDEX records_outcome ON records(outcome);
 	CREATE INDEX records_failure ON records(failure);
 	CREATE INDEX records_conversation ON records(conversation_id);`,
+
+	// 2: a run's payload stored once, and the log's size kept up to date.
+	// Records written before keep their payload inline; later ones have
+	// payload NULL and point at their run's payload. bytes is what a row
+	// counts for in the size bound; log_size holds their sum, kept by the
+	// triggers, which also delete a payload with its last record.
+	`CREATE TABLE payloads (
+		id    INTEGER PRIMARY KEY,
+		data  BLOB NOT NULL,
+		bytes INTEGER NOT NULL
+	);
+	ALTER TABLE records ADD COLUMN payload_id INTEGER;
+	ALTER TABLE records ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+	UPDATE records SET bytes = 256
+		+ length(CAST(id AS BLOB)) + length(CAST(step AS BLOB)) + length(CAST(conversation_id AS BLOB))
+		+ length(CAST(command AS BLOB)) + length(CAST(type AS BLOB)) + length(CAST(source AS BLOB))
+		+ length(CAST(file AS BLOB)) + COALESCE(length(payload), 0) + COALESCE(length(response), 0)
+		+ length(CAST(stderr AS BLOB)) + length(CAST(failure AS BLOB)) + length(CAST(outcome AS BLOB))
+		+ length(CAST(decision AS BLOB));
+	CREATE INDEX records_payload ON records(payload_id);
+	-- Spooled records are ingested at most once: by id.
+	CREATE INDEX records_id ON records(id);
+	CREATE TABLE log_size (
+		one   INTEGER PRIMARY KEY CHECK (one = 1),
+		bytes INTEGER NOT NULL
+	);
+	INSERT INTO log_size (one, bytes) SELECT 1, COALESCE(SUM(bytes), 0) FROM records;
+	CREATE TRIGGER records_added AFTER INSERT ON records BEGIN
+		UPDATE log_size SET bytes = bytes + new.bytes;
+	END;
+	CREATE TRIGGER records_deleted AFTER DELETE ON records BEGIN
+		UPDATE log_size SET bytes = bytes - old.bytes;
+		DELETE FROM payloads WHERE id = old.payload_id
+			AND NOT EXISTS (SELECT 1 FROM records WHERE payload_id = old.payload_id);
+	END;
+	CREATE TRIGGER payloads_added AFTER INSERT ON payloads BEGIN
+		UPDATE log_size SET bytes = bytes + new.bytes;
+	END;
+	CREATE TRIGGER payloads_deleted AFTER DELETE ON payloads BEGIN
+		UPDATE log_size SET bytes = bytes - old.bytes;
+	END;`,
 }
 
 // migrate brings the schema to len(migrations), one transaction per

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
 )
@@ -92,5 +93,52 @@ func setVersion(t *testing.T, db *sql.DB, v int) {
 	t.Helper()
 	if _, err := db.Exec("PRAGMA user_version = " + strconv.Itoa(v)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMigrateKeepsInlinePayloads: records written before the payloads
+// table keep their payload, count in the log's size, and are pruned as
+// the new ones are.
+func TestMigrateKeepsInlinePayloads(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	raw := rawDB(t, dir)
+	if _, err := raw.Exec(migrations[0]); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if _, err := raw.Exec(`INSERT INTO records (id, time_ns, step, conversation_id, command, type, source, file,
+			hook_index, payload, response, duration_ms, exit_code, stderr, failure, outcome, decision)
+			VALUES (?, ?, 'stop', 'c', ?, 'command', 'user', '/h.json', 0, ?, '{}', 1, 0, '', '', 'none', 'none')`,
+			"old"+strconv.Itoa(i), time.Now().UnixNano(), "old"+strconv.Itoa(i), []byte(`{"old":`+strconv.Itoa(i)+`}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setVersion(t, raw, 1)
+
+	s := openTest(t, Options{Dir: dir, MaxRecords: 4})
+	got, err := s.Records(ctx, Query{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got[0].Payload) != `{"old":2}` || string(got[0].Response) != `{}` {
+		t.Errorf("old record reads back with payload %s, response %s", got[0].Payload, got[0].Response)
+	}
+	size, err := s.Size(ctx)
+	if err != nil || size < 3*recordOverhead {
+		t.Errorf("Size after migration = %d, %v; want the old records counted", size, err)
+	}
+	if err := s.Write(ctx, runRecords(2, []byte(`{"new":1}`))); err != nil {
+		t.Fatal(err)
+	}
+	if got := commands(t, s); strings.Join(got, " ") != "old1 old2 hook0 hook1" {
+		t.Errorf("records %v after a prune to 4", got)
+	}
+	var sum int64
+	if err := s.db.QueryRow(`SELECT (SELECT SUM(bytes) FROM records) + (SELECT SUM(bytes) FROM payloads)`).Scan(&sum); err != nil {
+		t.Fatal(err)
+	}
+	if size, _ := s.Size(ctx); size != sum {
+		t.Errorf("Size %d, rows add up to %d", size, sum)
 	}
 }

@@ -2,10 +2,6 @@ package state
 
 import (
 	"fmt"
-	"math"
-	"os"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -13,20 +9,32 @@ import (
 const (
 	DefaultRetention     = 30 * 24 * time.Hour
 	DefaultMaxRecords    = 100_000
+	DefaultMaxBytes      = 64 << 20
 	DefaultTruncateBytes = 4096
+	// DefaultLogWait is the lock wait a caller that must not be held up
+	// (`agenthooks run`, answering an agent) gives its log writes: long
+	// enough for other processes' writes, which last milliseconds, short
+	// enough that no one notices it.
+	DefaultLogWait = 50 * time.Millisecond
 )
 
 // Redaction says what Write keeps of a record's payload, response and
-// stderr, which can hold secrets (file contents, prompts, tokens).
+// stderr, which can hold secrets (file contents, prompts, tokens) and
+// whole files.
 type Redaction string
 
 // The redaction modes.
 const (
-	// RedactKeep keeps them whole: the user owns the machine.
-	RedactKeep Redaction = ""
+	// RedactSecrets, the default (also spelled ""), replaces secrets with
+	// [REDACTED:kind] markers and cuts the big content fields to
+	// TruncateBytes (see redact.go for what counts as either).
+	RedactSecrets Redaction = "redact"
+	// RedactKeep keeps them whole: no redaction, no cap.
+	RedactKeep Redaction = "keep"
 	// RedactDrop stores none of them.
 	RedactDrop Redaction = "drop"
-	// RedactTruncate keeps the first TruncateBytes of each.
+	// RedactTruncate redacts secrets as RedactSecrets does, then keeps the
+	// first TruncateBytes of each whole payload, response and stderr.
 	RedactTruncate Redaction = "truncate"
 )
 
@@ -42,11 +50,22 @@ type Options struct {
 	// DefaultMaxRecords. Pruning runs every few inserts, so between two
 	// prunes the log can hold up to a tenth more.
 	MaxRecords int
-	// Redact is applied by Write.
+	// MaxBytes bounds the log's stored size: payloads, responses, stderr
+	// and the other fields, plus an estimate of SQLite's bookkeeping per
+	// record. Before a write would pass it, the oldest runs are pruned
+	// until a tenth of it is free. Zero means DefaultMaxBytes.
+	MaxBytes int64
+	// Redact is applied by Write; "" means RedactSecrets.
 	Redact Redaction
-	// TruncateBytes is what RedactTruncate keeps; zero means
+	// TruncateBytes is what RedactTruncate keeps of each part, and what
+	// RedactSecrets keeps of each big content field; zero means
 	// DefaultTruncateBytes.
 	TruncateBytes int
+	// LogWait, when positive, is how long Write waits for the database
+	// (another process's write) before it appends the records to the
+	// spool file instead. Zero waits up to BusyTimeout. Session updates
+	// always wait up to BusyTimeout: a lost one would change decisions.
+	LogWait time.Duration
 }
 
 // withDefaults fills the zero fields and rejects what cannot work.
@@ -70,87 +89,26 @@ func (o Options) withDefaults() (Options, error) {
 		o.MaxRecords = DefaultMaxRecords
 	}
 	switch {
+	case o.MaxBytes < 0:
+		return o, fmt.Errorf("state options: MaxBytes %d is negative; use a positive size or 0 for %d", o.MaxBytes, DefaultMaxBytes)
+	case o.MaxBytes == 0:
+		o.MaxBytes = DefaultMaxBytes
+	}
+	switch {
 	case o.TruncateBytes < 0:
 		return o, fmt.Errorf("state options: TruncateBytes %d is negative; use a positive count or 0 for %d", o.TruncateBytes, DefaultTruncateBytes)
 	case o.TruncateBytes == 0:
 		o.TruncateBytes = DefaultTruncateBytes
 	}
+	if o.LogWait < 0 {
+		return o, fmt.Errorf("state options: LogWait %v is negative; use a positive duration, or 0 to wait up to %v", o.LogWait, BusyTimeout)
+	}
 	switch o.Redact {
-	case RedactKeep, RedactDrop, RedactTruncate:
+	case "":
+		o.Redact = RedactSecrets
+	case RedactSecrets, RedactKeep, RedactDrop, RedactTruncate:
 	default:
-		return o, fmt.Errorf("state options: unknown Redact %q; use %q, %q or %q", o.Redact, RedactKeep, RedactDrop, RedactTruncate)
+		return o, fmt.Errorf("state options: unknown Redact %q; use %q, %q, %q or %q", o.Redact, RedactSecrets, RedactKeep, RedactDrop, RedactTruncate)
 	}
 	return o, nil
-}
-
-// OptionsFromEnv reads the options from the environment:
-//
-//	AGENTHOOKS_STATE_DIR        the directory (default DefaultDir())
-//	AGENTHOOKS_LOG_RETENTION    a duration: 72h, 30d
-//	AGENTHOOKS_LOG_MAX_RECORDS  a positive count
-//	AGENTHOOKS_REDACT           keep, drop or truncate
-//	AGENTHOOKS_REDACT_BYTES     a positive count, for truncate
-//
-// Unset or empty variables take the defaults. A bad value is an error that
-// names the variable and says what it accepts.
-func OptionsFromEnv() (Options, error) {
-	var o Options
-	o.Dir = os.Getenv("AGENTHOOKS_STATE_DIR")
-	if v := os.Getenv("AGENTHOOKS_LOG_RETENTION"); v != "" {
-		d, err := ParseDuration(v)
-		if err != nil || d <= 0 {
-			return o, fmt.Errorf("AGENTHOOKS_LOG_RETENTION=%q: want a positive duration such as 72h or 30d", v)
-		}
-		o.Retention = d
-	}
-	var err error
-	if o.MaxRecords, err = positiveEnv("AGENTHOOKS_LOG_MAX_RECORDS", "100000"); err != nil {
-		return o, err
-	}
-	if o.TruncateBytes, err = positiveEnv("AGENTHOOKS_REDACT_BYTES", "4096"); err != nil {
-		return o, err
-	}
-	switch v := os.Getenv("AGENTHOOKS_REDACT"); strings.ToLower(v) {
-	case "", "keep":
-		o.Redact = RedactKeep
-	case "drop":
-		o.Redact = RedactDrop
-	case "truncate":
-		o.Redact = RedactTruncate
-	default:
-		return o, fmt.Errorf("AGENTHOOKS_REDACT=%q: want keep, drop or truncate", v)
-	}
-	return o, nil
-}
-
-// positiveEnv reads a positive integer variable; 0 when unset.
-func positiveEnv(name, example string) (int, error) {
-	v := os.Getenv(name)
-	if v == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%s=%q: want a positive whole number such as %s", name, v, example)
-	}
-	return n, nil
-}
-
-// ParseDuration parses a Go duration ("90m", "72h") or a number of days
-// ("30d", "1.5d"): retention is naturally spoken of in days, which Go's
-// time.ParseDuration lacks.
-func ParseDuration(s string) (time.Duration, error) {
-	const maxDays = float64(math.MaxInt64) / float64(24*time.Hour)
-	if days, ok := strings.CutSuffix(s, "d"); ok {
-		n, err := strconv.ParseFloat(days, 64)
-		if err != nil || math.IsNaN(n) || math.Abs(n) >= maxDays {
-			return 0, fmt.Errorf("invalid duration %q: want a number of days such as 30d, or a Go duration such as 72h", s)
-		}
-		return time.Duration(n * float64(24*time.Hour)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("invalid duration %q: want a Go duration such as 72h or 90m, or days such as 30d", s)
-	}
-	return d, nil
 }

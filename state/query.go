@@ -46,7 +46,7 @@ func (s *Store) Records(ctx context.Context, q Query) ([]Entry, error) {
 	var args []any
 	eq := func(col, v string) {
 		if v != "" {
-			where = append(where, col+" = ?")
+			where = append(where, "r."+col+" = ?")
 			args = append(args, v)
 		}
 	}
@@ -55,31 +55,34 @@ func (s *Store) Records(ctx context.Context, q Query) ([]Entry, error) {
 	eq("outcome", q.Outcome)
 	eq("conversation_id", q.ConversationID)
 	if q.Failure == FailureAny {
-		where = append(where, "failure != ''")
+		where = append(where, "r.failure != ''")
 	} else {
 		eq("failure", q.Failure)
 	}
 	if !q.Since.IsZero() {
-		where = append(where, "time_ns >= ?")
+		where = append(where, "r.time_ns >= ?")
 		args = append(args, unixNano(q.Since))
 	}
 	if !q.Until.IsZero() {
-		where = append(where, "time_ns < ?")
+		where = append(where, "r.time_ns < ?")
 		args = append(args, unixNano(q.Until))
 	}
 	order := "DESC"
 	if q.AfterSeq > 0 {
-		where = append(where, "seq > ?")
+		where = append(where, "r.seq > ?")
 		args = append(args, q.AfterSeq)
 		order = "ASC"
 	}
 	var b strings.Builder
-	b.WriteString(`SELECT seq, id, time_ns, step, conversation_id, command, type, source, file, hook_index,
-		payload, response, duration_ms, exit_code, stderr, failure, outcome, decision FROM records`)
+	// A record's payload is its run's (payloads), or inline in records
+	// written before the payloads table existed.
+	b.WriteString(`SELECT r.seq, r.id, r.time_ns, r.step, r.conversation_id, r.command, r.type, r.source, r.file,
+		r.hook_index, COALESCE(p.data, r.payload), r.response, r.duration_ms, r.exit_code, r.stderr, r.failure,
+		r.outcome, r.decision FROM records r LEFT JOIN payloads p ON p.id = r.payload_id`)
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
-	b.WriteString(" ORDER BY seq " + order)
+	b.WriteString(" ORDER BY r.seq " + order)
 	if q.Limit > 0 {
 		b.WriteString(" LIMIT ?")
 		args = append(args, q.Limit)

@@ -10,57 +10,141 @@ import (
 )
 
 const insertRecord = `INSERT INTO records (id, time_ns, step, conversation_id, command, type, source, file,
-	hook_index, payload, response, duration_ms, exit_code, stderr, failure, outcome, decision)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	hook_index, payload_id, response, duration_ms, exit_code, stderr, failure, outcome, decision, bytes)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
-// Write stores records in one transaction, redacted as the options say.
-// A record without a Time is stamped with the time of writing, one
-// without an ID gets a new one. Every few inserts (a tenth of MaxRecords,
-// at most 1000) the same transaction prunes old records, so pruning costs
-// nothing on most writes; the seq numbers decide when, so short-lived
-// processes that each write a few records still prune in turn.
+// Write stores one run's records (audit.Sink calls it once per run, all
+// the records carrying the run's payload) in one transaction, redacted as
+// the options say, the payload once. A record without a Time is stamped
+// with the time of writing, one without an ID gets a new one.
+//
+// Before the run is inserted, the oldest runs are pruned if it would take
+// the log past MaxBytes; every few inserts (a tenth of MaxRecords, at most
+// 1000) the same transaction prunes by age and count, so that pruning
+// costs nothing on most writes; the seq numbers decide when, so
+// short-lived processes that each write a few records still prune in turn.
+//
+// When the database cannot be written (held by another process past
+// LogWait, or failing), the records are appended to the spool file
+// instead, and Write returns nil: the next write or Open stores them.
+// Only when the spool cannot be written either does Write fail, and the
+// records are lost.
 func (s *Store) Write(ctx context.Context, recs []audit.Record) error {
 	if len(recs) == 0 {
 		return nil
 	}
-	now := time.Now()
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, insertRecord)
-		if err != nil {
-			return err
-		}
-		defer stmt.Close()
-		var first, last int64
-		for i, r := range recs {
-			if r.Time.IsZero() {
-				r.Time = now
-			}
-			if r.ID == "" {
-				r.ID = audit.NewID(r.Time)
-			}
-			payload, response, stderr := s.opts.redact(validJSON(r.Payload), validJSON(r.Response), r.Stderr)
-			res, err := stmt.ExecContext(ctx, r.ID, unixNano(r.Time), r.Step, r.ConversationID, r.Command, r.Type,
-				r.Source, r.File, r.Index, nullBytes(payload), nullBytes(response), r.DurationMS, r.ExitCode,
-				stderr, r.Failure, r.Outcome, r.Decision)
-			if err != nil {
-				return fmt.Errorf("insert record %s: %w", r.ID, err)
-			}
-			if last, err = res.LastInsertId(); err != nil {
-				return err
-			}
-			if i == 0 {
-				first = last
-			}
-		}
-		if every := s.pruneEvery(); (first-1)/every != last/every {
-			_, err = s.prune(ctx, tx, now)
-		}
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("write %d records to %s: %w", len(recs), s.path, err)
+	r := s.opts.prepare(recs, time.Now())
+	err := s.store(ctx, s.opts.LogWait > 0, &r)
+	if err == nil {
+		return nil
+	}
+	if serr := s.spool(r); serr != nil {
+		return fmt.Errorf("write %d records to %s: %w; and %w: the records are dropped", len(recs), s.path, err, serr)
 	}
 	return nil
+}
+
+// store stores the spooled runs (unless another process is at the spool)
+// and then r, if any, in one write transaction, waiting for the lock as
+// long as short says; and prunes as Write says.
+func (s *Store) store(ctx context.Context, short bool, r *run) error {
+	var claim *spoolClaim
+	fn := func(tx *sql.Tx) error {
+		var first, last int64
+		claim = s.claimSpool()
+		if claim != nil {
+			first, last = claim.insert(ctx, tx, s)
+		}
+		if r != nil {
+			f, l, err := s.insertRun(ctx, tx, *r, false)
+			if err != nil {
+				return err
+			}
+			if first == 0 {
+				first = f
+			}
+			last = max(last, l)
+		}
+		if every := s.pruneEvery(); first > 0 && (first-1)/every != last/every {
+			_, err := s.prune(ctx, tx, time.Now())
+			return err
+		}
+		return nil
+	}
+	var err error
+	if short {
+		err = s.writeShort(ctx, fn)
+	} else {
+		err = s.write(ctx, fn)
+	}
+	claim.release(err == nil)
+	return err
+}
+
+// insertRun inserts a run's payloads and records, after making room for
+// them, and returns the first and last seq it used (0 when none). With
+// once set (a spooled run), records whose id is already stored are
+// skipped: the spool may be ingested twice if a process dies between the
+// commit and the spool's removal.
+func (s *Store) insertRun(ctx context.Context, tx *sql.Tx, r run, once bool) (first, last int64, err error) {
+	recs := r.Records
+	if once {
+		recs = recs[:0:0]
+		for _, rec := range r.Records {
+			var exists bool
+			if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM records WHERE id = ?)`, rec.ID).Scan(&exists); err != nil {
+				return 0, 0, fmt.Errorf("look up record %s: %w", rec.ID, err)
+			}
+			if !exists {
+				recs = append(recs, rec)
+			}
+		}
+	}
+	if len(recs) == 0 {
+		return 0, 0, nil
+	}
+	if _, err := s.makeRoom(ctx, tx, r.size()); err != nil {
+		return 0, 0, err
+	}
+	// The payloads the inserted records use, each inserted once.
+	ids := make([]any, len(r.Payloads))
+	for _, rec := range recs {
+		i := rec.PayloadIndex
+		if i < 0 || i >= len(r.Payloads) || ids[i] != nil {
+			continue
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO payloads (data, bytes) VALUES (?, ?)`, []byte(r.Payloads[i]), len(r.Payloads[i]))
+		if err != nil {
+			return 0, 0, fmt.Errorf("insert payload: %w", err)
+		}
+		if ids[i], err = res.LastInsertId(); err != nil {
+			return 0, 0, err
+		}
+	}
+	stmt, err := tx.PrepareContext(ctx, insertRecord)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer stmt.Close()
+	for _, rec := range recs {
+		var payloadID any
+		if i := rec.PayloadIndex; i >= 0 && i < len(ids) {
+			payloadID = ids[i]
+		}
+		res, err := stmt.ExecContext(ctx, rec.ID, unixNano(rec.Time), rec.Step, rec.ConversationID, rec.Command, rec.Type,
+			rec.Source, rec.File, rec.Index, payloadID, nullBytes(rec.Response), rec.DurationMS, rec.ExitCode,
+			rec.Stderr, rec.Failure, rec.Outcome, rec.Decision, rec.size())
+		if err != nil {
+			return 0, 0, fmt.Errorf("insert record %s: %w", rec.ID, err)
+		}
+		if last, err = res.LastInsertId(); err != nil {
+			return 0, 0, err
+		}
+		if first == 0 {
+			first = last
+		}
+	}
+	return first, last, nil
 }
 
 // nullBytes stores an absent payload as NULL, so it reads back as nil.
@@ -71,45 +155,11 @@ func nullBytes(b []byte) any {
 	return b
 }
 
-// pruneEvery is how many inserted records trigger a prune.
-func (s *Store) pruneEvery() int64 {
-	return min(max(int64(s.opts.MaxRecords)/10, 1), 1000)
-}
-
-// Prune deletes records older than the retention and all but the newest
-// MaxRecords, and sessions not updated within the retention (a
-// conversation that never sent sessionEnd). It returns the number of
-// records deleted.
-func (s *Store) Prune(ctx context.Context) (int, error) {
-	var n int
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		n, err = s.prune(ctx, tx, time.Now())
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("prune %s: %w", s.path, err)
+// ingest stores the spooled records, if any, in a write of its own that
+// waits only LogWait (or DefaultLogWait) for the lock.
+func (s *Store) ingest(ctx context.Context) error {
+	if !s.spoolWaiting() {
+		return nil
 	}
-	return n, nil
-}
-
-func (s *Store) prune(ctx context.Context, tx *sql.Tx, now time.Time) (int, error) {
-	cutoff := now.Add(-s.opts.Retention).UnixNano()
-	old, err := tx.ExecContext(ctx, `DELETE FROM records WHERE time_ns < ?`, cutoff)
-	if err != nil {
-		return 0, fmt.Errorf("prune records by age: %w", err)
-	}
-	// The (MaxRecords+1)th newest and everything before it; NULL, which
-	// matches nothing, when there are not that many.
-	over, err := tx.ExecContext(ctx, `DELETE FROM records
-		WHERE seq <= (SELECT seq FROM records ORDER BY seq DESC LIMIT 1 OFFSET ?)`, s.opts.MaxRecords)
-	if err != nil {
-		return 0, fmt.Errorf("prune records by count: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE updated_at < ?`, cutoff); err != nil {
-		return 0, fmt.Errorf("prune sessions: %w", err)
-	}
-	n1, _ := old.RowsAffected()
-	n2, _ := over.RowsAffected()
-	return int(n1 + n2), nil
+	return s.store(ctx, true, nil)
 }

@@ -19,9 +19,21 @@ func TestRedaction(t *testing.T) {
 		wantStderr                string
 	}{
 		{
-			name: "keep", o: Options{},
-			payload: long, response: `{"permission":"allow"}`, stderr: "secret",
-			wantPayload: long, wantResponse: `{"permission":"allow"}`, wantStderr: "secret",
+			name: "keep", o: Options{Redact: RedactKeep},
+			payload: `{"command":"TOKEN=abc123 make"}`, response: `{"permission":"allow"}`, stderr: "password: x",
+			wantPayload: `{"command":"TOKEN=abc123 make"}`, wantResponse: `{"permission":"allow"}`, wantStderr: "password: x",
+		},
+		{
+			name: "default redacts", o: Options{},
+			payload: `{"command":"TOKEN=abc123 make"}`, response: `{"permission":"allow", "agent_message": "used ` + fakeGitHub + `"}`,
+			stderr:      "password: x",
+			wantPayload: `{"command":"TOKEN=[REDACTED:secret-value] make"}`, wantResponse: `{"permission":"allow", "agent_message": "used [REDACTED:github-token]"}`,
+			wantStderr: "password: [REDACTED:secret-value]",
+		},
+		{
+			name: "default keeps what holds no secret", o: Options{},
+			payload: long, response: `{"permission":"allow"}`, stderr: "no",
+			wantPayload: long, wantResponse: `{"permission":"allow"}`, wantStderr: "no",
 		},
 		{
 			name: "drop", o: Options{Redact: RedactDrop},
@@ -34,6 +46,12 @@ func TestRedaction(t *testing.T) {
 			payload: long, response: `{"permission":"allow"}`, stderr: "0123456789abcdefghij",
 			wantPayload: jsonString(`{"content":"é` + ellipsis), wantResponse: jsonString(`{"permission":"` + ellipsis),
 			wantStderr: "0123456789abcde" + ellipsis,
+		},
+		{
+			name: "truncate redacts first", o: Options{Redact: RedactTruncate, TruncateBytes: 40},
+			payload: `{"command":"TOKEN=abc123 make and more and more"}`, response: `{}`, stderr: "TOKEN=abc123 and more and more and more",
+			wantPayload: jsonString(`{"command":"TOKEN=[REDACTED:secret-value` + ellipsis), wantResponse: `{}`,
+			wantStderr: `TOKEN=[REDACTED:secret-value] and more a` + ellipsis,
 		},
 		{
 			name: "truncate keeps what fits", o: Options{Redact: RedactTruncate},

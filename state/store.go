@@ -9,6 +9,12 @@
 // the write lock up front, so two read-then-write transactions can never
 // deadlock on a lock upgrade), and a writer waits up to BusyTimeout for
 // another one to finish.
+//
+// The execution log is kept safe to keep: secrets are redacted and big
+// fields cut before a record is stored (redact.go), a run's payload is
+// stored once for all its hooks, and the log is bounded by age, count and
+// bytes. A log write that cannot get the database in time (Options.LogWait)
+// goes to a spool file, ingested by the next write or Open (spool.go).
 package state
 
 import (
@@ -45,9 +51,14 @@ var (
 // Store is an open state database. It is safe for concurrent use by many
 // goroutines and, through SQLite's file locks, by many processes.
 type Store struct {
-	db   *sql.DB
-	path string
-	opts Options
+	db *sql.DB
+	// logdb is a second pool on the same file whose connections wait
+	// only logWait for the lock: for log writes that must not hold up
+	// their caller, and for ingesting the spool at Open.
+	logdb   *sql.DB
+	logWait time.Duration
+	path    string
+	opts    Options
 	// writer admits one write transaction of this process at a time, so
 	// the goroutines of one process queue here (cheaply, and honouring
 	// their contexts) instead of spinning in SQLite's busy handler;
@@ -82,15 +93,27 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	} else if err := f.Close(); err != nil {
 		return nil, fmt.Errorf("create %s: %w", path, err)
 	}
-	db, err := sql.Open("sqlite", path+"?"+dsnParams())
+	db, err := sql.Open("sqlite", path+"?"+dsnParams(BusyTimeout))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, path: path, opts: o, writer: make(chan struct{}, 1)}
-	if err := s.migrate(ctx); err != nil {
+	logWait := o.LogWait
+	if logWait == 0 {
+		logWait = DefaultLogWait
+	}
+	logdb, err := sql.Open("sqlite", path+"?"+dsnParams(logWait))
+	if err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
+	s := &Store{db: db, logdb: logdb, logWait: logWait, path: path, opts: o, writer: make(chan struct{}, 1)}
+	if err := s.migrate(ctx); err != nil {
+		_ = s.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	// Records spooled while the database was busy: a failure leaves them
+	// for the next write.
+	_ = s.ingest(ctx)
 	return s, nil
 }
 
@@ -98,18 +121,25 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 // synchronous=NORMAL is safe in WAL mode against a crashed or killed
 // process (a committed transaction is in the WAL file); only a power cut
 // can lose the last transactions, which an execution log can afford.
-func dsnParams() string {
+// journal_size_limit truncates the WAL file after a checkpoint, which
+// would otherwise keep the size of the largest transaction ever written.
+func dsnParams(busy time.Duration) string {
 	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", BusyTimeout.Milliseconds()))
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", max(busy.Milliseconds(), 1)))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walSizeLimit))
 	q.Set("_txlock", "immediate")
 	return q.Encode()
 }
 
+// walSizeLimit is what the WAL file is truncated to after a checkpoint.
+const walSizeLimit = 4 << 20
+
 // Close closes the database.
 func (s *Store) Close() error {
-	if err := s.db.Close(); err != nil {
+	err := errors.Join(s.db.Close(), s.logdb.Close())
+	if err != nil {
 		return fmt.Errorf("close %s: %w", s.path, err)
 	}
 	return nil
@@ -119,18 +149,39 @@ func (s *Store) Close() error {
 func (s *Store) Path() string { return s.path }
 
 // write runs fn in one write transaction (BEGIN IMMEDIATE) and commits it,
-// or rolls it back when fn fails.
-func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+// or rolls it back when fn fails, waiting up to BusyTimeout for the lock.
+func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	return s.writeOn(ctx, s.db, 0, BusyTimeout, fn)
+}
+
+// writeShort is write waiting only s.logWait for the lock, in this
+// process and in SQLite.
+func (s *Store) writeShort(ctx context.Context, fn func(*sql.Tx) error) error {
+	return s.writeOn(ctx, s.logdb, s.logWait, s.logWait, fn)
+}
+
+// writeOn is write on db, whose connections wait up to busy for other
+// processes; wait, when positive, bounds the wait for this process's
+// other writers too.
+func (s *Store) writeOn(ctx context.Context, db *sql.DB, wait, busy time.Duration, fn func(*sql.Tx) error) (err error) {
+	var timeout <-chan time.Time
+	if wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		timeout = t.C
+	}
 	select {
 	case s.writer <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-timeout:
+		return fmt.Errorf("another write of this process held the state database for over %v", wait)
 	}
 	defer func() { <-s.writer }()
 
-	tx, err := s.db.BeginTx(ctx, nil)
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return busyHint(err)
+		return busyHint(err, busy)
 	}
 	defer func() {
 		if err != nil {
@@ -138,16 +189,21 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 		}
 	}()
 	if err := fn(tx); err != nil {
-		return busyHint(err)
+		return busyHint(err, busy)
 	}
-	return busyHint(tx.Commit())
+	return busyHint(tx.Commit(), busy)
 }
 
 // busyHint explains a lock timeout, the one error a user can act on.
-func busyHint(err error) error {
-	var se *sqlite.Error
-	if errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY {
-		return fmt.Errorf("%w (another process held the state database for over %v)", err, BusyTimeout)
+func busyHint(err error, busy time.Duration) error {
+	if isBusy(err) {
+		return fmt.Errorf("%w (another process held the state database for over %v)", err, busy)
 	}
 	return err
+}
+
+// isBusy reports whether err is SQLite's lock timeout.
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }

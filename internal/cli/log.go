@@ -129,9 +129,9 @@ func (o *logOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	opts, err := state.OptionsFromEnv()
-	if err != nil {
-		return err
+	opts, warnings := state.OptionsFromEnv()
+	for _, w := range warnings {
+		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
