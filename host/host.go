@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
@@ -16,6 +17,10 @@ import (
 	"github.com/agenthooks/agenthooks/state"
 	"github.com/agenthooks/agenthooks/trust"
 )
+
+// DefaultSessionWait bounds a session update behind another process's
+// lock: past it the run goes on without the update, with a warning.
+const DefaultSessionWait = time.Second
 
 // Options configures a Host. The zero value assembles everything from the
 // process environment, as the agenthooks CLI does.
@@ -108,7 +113,10 @@ func (h *Host) openState(ctx context.Context) {
 		h.sess = &engine.MemorySessions{}
 		return
 	}
-	so, errs := stateOptions()
+	so, errs := state.OptionsFromEnv()
+	// Neither the log nor a session update may hold up an answer for
+	// long behind another process's lock.
+	so.LogWait, so.SessionWait = state.DefaultLogWait, DefaultSessionWait
 	for _, err := range errs {
 		h.Warnf("%v", err)
 	}
@@ -217,7 +225,7 @@ func (h *Host) Flush(ctx context.Context) {
 		runs = append(runs, ws)
 	}
 	for _, recs := range runs {
-		if err := writeBounded(ctx, h.store, recs); err != nil {
+		if err := h.store.Write(ctx, recs); err != nil {
 			h.Warnf("execution records dropped: %v", err)
 		}
 	}

@@ -63,9 +63,12 @@ type Options struct {
 	TruncateBytes int
 	// LogWait, when positive, is how long Write waits for the database
 	// (another process's write) before it appends the records to the
-	// spool file instead. Zero waits up to BusyTimeout. Session updates
-	// always wait up to BusyTimeout: a lost one would change decisions.
+	// spool file instead. Zero waits up to BusyTimeout.
 	LogWait time.Duration
+	// SessionWait, when positive, bounds how long a session update waits
+	// for the database; past it the update fails (the caller warns and
+	// the run goes on without it). Zero waits up to BusyTimeout.
+	SessionWait time.Duration
 }
 
 // withDefaults fills the zero fields and rejects what cannot work.
@@ -99,6 +102,9 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("state options: TruncateBytes %d is negative; use a positive count or 0 for %d", o.TruncateBytes, DefaultTruncateBytes)
 	case o.TruncateBytes == 0:
 		o.TruncateBytes = DefaultTruncateBytes
+	}
+	if o.SessionWait < 0 {
+		return o, fmt.Errorf("state options: SessionWait %v is negative; use a positive duration or 0 for %v", o.SessionWait, BusyTimeout)
 	}
 	if o.LogWait < 0 {
 		return o, fmt.Errorf("state options: LogWait %v is negative; use a positive duration, or 0 to wait up to %v", o.LogWait, BusyTimeout)

@@ -26,7 +26,7 @@ func (s *Store) Get(ctx context.Context, id string) (engine.Session, error) {
 // no concurrent update, from this process or another, is lost. fn runs
 // with the database's write lock held: it must only edit the session.
 func (s *Store) Update(ctx context.Context, id string, fn func(*engine.Session)) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.writeSession(ctx, func(tx *sql.Tx) error {
 		sess, err := getSession(ctx, tx, id)
 		if err != nil {
 			return err
@@ -49,7 +49,7 @@ func (s *Store) Update(ctx context.Context, id string, fn func(*engine.Session))
 
 // Delete forgets the session of conversation id.
 func (s *Store) Delete(ctx context.Context, id string) error {
-	err := s.write(ctx, func(tx *sql.Tx) error {
+	err := s.writeSession(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE conversation_id = ?`, id)
 		return err
 	})

@@ -57,8 +57,12 @@ type Store struct {
 	// their caller, and for ingesting the spool at Open.
 	logdb   *sql.DB
 	logWait time.Duration
-	path    string
-	opts    Options
+	// sessdb is the pool of session updates, db unless they wait only
+	// sessWait (Options.SessionWait).
+	sessdb   *sql.DB
+	sessWait time.Duration
+	path     string
+	opts     Options
 	// writer admits one write transaction of this process at a time, so
 	// the goroutines of one process queue here (cheaply, and honouring
 	// their contexts) instead of spinning in SQLite's busy handler;
@@ -106,7 +110,14 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		_ = db.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	s := &Store{db: db, logdb: logdb, logWait: logWait, path: path, opts: o, writer: make(chan struct{}, 1)}
+	s := &Store{db: db, logdb: logdb, logWait: logWait, sessdb: db, sessWait: BusyTimeout, path: path, opts: o, writer: make(chan struct{}, 1)}
+	if o.SessionWait > 0 {
+		s.sessWait = o.SessionWait
+		if s.sessdb, err = sql.Open("sqlite", path+"?"+dsnParams(o.SessionWait)); err != nil {
+			_ = s.Close()
+			return nil, fmt.Errorf("open %s: %w", path, err)
+		}
+	}
 	if err := s.migrate(ctx); err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -139,6 +150,9 @@ const walSizeLimit = 4 << 20
 // Close closes the database.
 func (s *Store) Close() error {
 	err := errors.Join(s.db.Close(), s.logdb.Close())
+	if s.sessdb != nil && s.sessdb != s.db {
+		err = errors.Join(err, s.sessdb.Close())
+	}
 	if err != nil {
 		return fmt.Errorf("close %s: %w", s.path, err)
 	}
@@ -152,6 +166,15 @@ func (s *Store) Path() string { return s.path }
 // or rolls it back when fn fails, waiting up to BusyTimeout for the lock.
 func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	return s.writeOn(ctx, s.db, 0, BusyTimeout, fn)
+}
+
+// writeSession is write for session updates, bounded by SessionWait.
+func (s *Store) writeSession(ctx context.Context, fn func(*sql.Tx) error) error {
+	wait := time.Duration(0)
+	if s.sessdb != s.db {
+		wait = s.sessWait
+	}
+	return s.writeOn(ctx, s.sessdb, wait, s.sessWait, fn)
 }
 
 // writeShort is write waiting only s.logWait for the lock, in this
