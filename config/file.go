@@ -23,7 +23,10 @@ type File struct {
 	// untrusted file they are listed here but not run.
 	Hooks    []*Hook
 	Problems []Problem // in document order
-	Trusted  bool
+	// Trusted reports that the file itself is as trusted. With a
+	// RunFileTrust, a hook of a trusted file whose workspace files changed
+	// is still kept out of Set.Hooks, with an error among Problems.
+	Trusted bool
 	// TrustReason says why the file is (not) trusted, as the trust
 	// checker put it.
 	TrustReason string

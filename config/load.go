@@ -46,7 +46,11 @@ func (s *Set) Watched() []string { return append([]string(nil), s.watched...) }
 //
 // Project-level files are checked with trust (nil trusts nothing); an
 // untrusted file is validated and listed, its hooks are kept out of
-// Set.Hooks, and a warning says why.
+// Set.Hooks, and a warning says why (an error when the workspace was
+// trusted and the file changed since). With a RunFileTrust, a hook of a
+// trusted file also needs the workspace files it runs or reads
+// (RunFilePaths) as pinned; a hook whose file changed is kept out, with
+// an error naming the file, and the file's other hooks still run.
 //
 // A workspace root listed twice is loaded once, and a root whose hooks
 // file is the user hooks file (the home folder opened as a workspace) is
@@ -117,6 +121,9 @@ type loader struct {
 	set     *Set
 	trust   Trust
 	watched map[string]bool
+	// runFiles caches each run file's verdict for this load: several hooks
+	// often run one script.
+	runFiles map[runFileKey]runFileVerdict
 }
 
 // loadTeams loads each team's hooks, in team id order.
@@ -163,14 +170,20 @@ func (l *loader) load(path string, src Source, dir, root string) {
 			parse = ParseClaudeFile
 		}
 		f = parse(path, data, src, dir, root)
-		if src.ProjectLevel() {
-			l.checkTrust(f, data)
-		}
+	}
+	var stopped map[*Hook]bool
+	if err == nil && src.ProjectLevel() {
+		l.checkTrust(f, data)
+		stopped = l.checkRunFiles(f)
 	}
 	l.set.Files = append(l.set.Files, f)
 	l.set.Problems = append(l.set.Problems, f.Problems...)
 	if f.Trusted {
-		l.set.Hooks = append(l.set.Hooks, f.Hooks...)
+		for _, h := range f.Hooks {
+			if !stopped[h] {
+				l.set.Hooks = append(l.set.Hooks, h)
+			}
+		}
 	}
 	l.set.Unloaded = append(l.set.Unloaded, unloaded(f, data, err != nil)...)
 }
@@ -188,8 +201,14 @@ func (l *loader) checkTrust(f *File, data []byte) {
 	if reason == "" {
 		reason = "not trusted"
 	}
+	// In a workspace the user trusted, a changed file stops hooks they
+	// chose to run: an error, so validate fails until it is reviewed.
+	sev := Warning
+	if rt, ok := l.trust.(RunFileTrust); ok && rt.Trusted(f.Root) {
+		sev = Error
+	}
 	f.Problems = append(f.Problems, Problem{
-		File: f.Path, Severity: Warning,
+		File: f.Path, Severity: sev,
 		Message: fmt.Sprintf("%d project hook(s) skipped: %s", len(f.Hooks), reason),
 		Fix:     "review the file, then trust it; trust is pinned to its content, so every edit needs a new review",
 	})

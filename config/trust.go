@@ -9,3 +9,24 @@ type Trust interface {
 	// this content, is trusted, and why (or why not).
 	Check(root, file string, content []byte) (ok bool, reason string)
 }
+
+// RunFileTrust is a Trust that also pins the files project hooks run or
+// read (Hook.RunFiles), as package trust's Store does. Load checks them
+// for every hook of a trusted project file and keeps a hook whose file
+// changed out of the set. With a Trust that lacks these methods, a
+// trusted hooks file vouches for the files its hooks run.
+type RunFileTrust interface {
+	Trust
+	// Trusted reports whether workspace root was trusted, whatever its
+	// files hold now. A pinned file that changed in a trusted workspace
+	// is an error the user must act on (hooks they chose to run stopped);
+	// a workspace never trusted is the normal state of most repositories
+	// and only a warning.
+	Trusted(root string) bool
+	// CheckRunFile reports whether file, named by a hook of workspace
+	// root, is as it was when root was trusted: present with content hash
+	// sum, or absent. A file neither pinned nor present is fine; one
+	// present but not pinned, pinned but gone, or with another hash is
+	// not, and reason names it and says what to do.
+	CheckRunFile(root, file string, present bool, sum [32]byte) (ok bool, reason string)
+}

@@ -41,3 +41,44 @@ func hashOf(content []byte) string {
 	sum := sha256.Sum256(content)
 	return hex.EncodeToString(sum[:])
 }
+
+// CheckRunFile reports whether file, which a hook of the trusted
+// workspace root runs or reads, is as it was when root was trusted:
+// present with the SHA-256 sum, or absent. A file neither pinned nor
+// present is fine (the word that named it names nothing); a pinned file
+// that is gone counts as changed, and so does a present file that is not
+// pinned (added since, or the workspace was trusted by an agenthooks that
+// pinned hooks files alone). A relative file is taken relative to root.
+// It implements config.RunFileTrust.
+func (s *Store) CheckRunFile(root, file string, present bool, sum [32]byte) (ok bool, reason string) {
+	r := resolve(root, "")
+	f := resolve(file, r.shown)
+	cmd := fmt.Sprintf("agenthooks trust %s", shellQuote(r.shown))
+
+	s.mu.RLock()
+	w := s.state.Workspaces[r.key]
+	var pinned string
+	var found, legacy bool
+	if w != nil {
+		pinned, found = w.Files[f.key]
+		legacy = !w.RunFiles
+	}
+	s.mu.RUnlock()
+
+	now := hex.EncodeToString(sum[:])
+	switch {
+	case w == nil:
+		return false, fmt.Sprintf("workspace %s is not trusted: review %s, then run \"%s\"", r.shown, f.shown, cmd)
+	case !present && !found:
+		return true, ""
+	case !present:
+		return false, fmt.Sprintf("%s was removed since workspace %s was trusted (pinned sha256 %s…): review the hooks that run it, then run \"%s\"", f.shown, r.shown, pinned[:8], cmd)
+	case !found && legacy:
+		return false, fmt.Sprintf("%s is run by a hook but not pinned: workspace %s was trusted when trust covered only the hooks files: review it, then run \"%s\"", f.shown, r.shown, cmd)
+	case !found:
+		return false, fmt.Sprintf("%s was added since workspace %s was trusted: review it, then run \"%s\"", f.shown, r.shown, cmd)
+	case pinned != now:
+		return false, fmt.Sprintf("%s changed since workspace %s was trusted (pinned sha256 %s…, now %s…): review it, then run \"%s\"", f.shown, r.shown, pinned[:8], now[:8], cmd)
+	}
+	return true, ""
+}

@@ -2,8 +2,11 @@
 // hooks come with the repository, so opening a repository would otherwise
 // run whatever its last commit put in .cursor/hooks.json. Cursor trusts a
 // folder; we pin trust to the content: the store keeps the SHA-256 of each
-// project-level config file the user reviewed, and a file whose content
-// changed since is not trusted until the user trusts the workspace again.
+// project-level config file the user reviewed and of each workspace file
+// its hooks run or read (config.RunFilePaths says which), and a file whose
+// content changed since is not trusted until the user trusts the
+// workspace again. A hooks file's hooks run only as reviewed: an edit to
+// the script alone (.cursor/hooks/check.sh) stops the hooks that run it.
 //
 // The store is one JSON file, trust.json, in the config directory, so a
 // user can read it and a sibling process sees every change. Writers take
@@ -49,10 +52,15 @@ type Workspace struct {
 	Root    string
 	Trusted time.Time
 	Files   []PinnedFile // sorted by path
+	// RunFiles reports that the pins include the files the hooks run or
+	// read, not only the hooks files: false for a workspace trusted by an
+	// agenthooks that pinned hooks files alone. Such a workspace's scripts
+	// are unpinned, so their hooks stop until it is trusted again.
+	RunFiles bool
 }
 
-// PinnedFile is one project-level config file and the hash of its content
-// when the workspace was trusted.
+// PinnedFile is one project-level config file, or a file its hooks run or
+// read, and the hash of its content when the workspace was trusted.
 type PinnedFile struct {
 	Path   string
 	SHA256 string // hex
@@ -67,6 +75,9 @@ type storeFile struct {
 type workspaceOf struct {
 	Trusted time.Time         `json:"trusted"`
 	Files   map[string]string `json:"files"` // normalized path → sha256 hex
+	// RunFiles is absent in entries written before the files hooks run
+	// were pinned; see Workspace.RunFiles.
+	RunFiles bool `json:"run_files,omitempty"`
 }
 
 // Open loads the store in dir. A missing file is an empty store; nothing
@@ -151,12 +162,7 @@ func (s *Store) Roots() []Workspace {
 	defer s.mu.RUnlock()
 	out := make([]Workspace, 0, len(s.state.Workspaces))
 	for root, w := range s.state.Workspaces {
-		ws := Workspace{Root: root, Trusted: w.Trusted}
-		for path, sum := range w.Files {
-			ws.Files = append(ws.Files, PinnedFile{Path: path, SHA256: sum})
-		}
-		slices.SortFunc(ws.Files, func(a, b PinnedFile) int { return strings.Compare(a.Path, b.Path) })
-		out = append(out, ws)
+		out = append(out, w.export(root))
 	}
 	slices.SortFunc(out, func(a, b Workspace) int { return strings.Compare(a.Root, b.Root) })
 	return out
@@ -174,4 +180,33 @@ func (s *Store) Reload() error {
 	s.state = st
 	s.mu.Unlock()
 	return nil
+}
+
+// export is the public form of the record of root.
+func (w *workspaceOf) export(root string) Workspace {
+	ws := Workspace{Root: root, Trusted: w.Trusted, RunFiles: w.RunFiles}
+	for path, sum := range w.Files {
+		ws.Files = append(ws.Files, PinnedFile{Path: path, SHA256: sum})
+	}
+	slices.SortFunc(ws.Files, func(a, b PinnedFile) int { return strings.Compare(a.Path, b.Path) })
+	return ws
+}
+
+// Lookup returns the record of workspace root, if it is trusted.
+func (s *Store) Lookup(root string) (Workspace, bool) {
+	r := resolve(root, "")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	w := s.state.Workspaces[r.key]
+	if w == nil {
+		return Workspace{}, false
+	}
+	return w.export(r.key), true
+}
+
+// Trusted reports whether workspace root is trusted, whatever its files
+// hold now.
+func (s *Store) Trusted(root string) bool {
+	_, ok := s.Lookup(root)
+	return ok
 }

@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,11 +14,25 @@ import (
 // for the workspace root and marks root trusted, even with no files. The
 // pins replace the root's earlier ones: the files given are what the user
 // reviewed, and a file pinned before but not given is no longer trusted.
+//
+// The files given must include those the hooks run or read
+// (config.ProjectPins computes the whole set), or those hooks stop.
 func (s *Store) Trust(root string, files map[string][]byte) error {
-	r := resolve(root, "")
-	w := &workspaceOf{Trusted: time.Now().UTC().Truncate(time.Second), Files: map[string]string{}}
+	sums := make(map[string][32]byte, len(files))
 	for path, content := range files {
-		w.Files[resolve(path, r.shown).key] = hashOf(content)
+		sums[path] = sha256.Sum256(content)
+	}
+	return s.TrustSums(root, sums)
+}
+
+// TrustSums is Trust with each file's SHA-256 already computed, as
+// config.ProjectPins returns them, so a large file a hook runs need not
+// be held in memory.
+func (s *Store) TrustSums(root string, sums map[string][32]byte) error {
+	r := resolve(root, "")
+	w := &workspaceOf{Trusted: time.Now().UTC().Truncate(time.Second), Files: map[string]string{}, RunFiles: true}
+	for path, sum := range sums {
+		w.Files[resolve(path, r.shown).key] = hex.EncodeToString(sum[:])
 	}
 	return s.update(func(st *storeFile) error {
 		st.Workspaces[r.key] = w

@@ -84,12 +84,13 @@ func (o *demoOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	hooksFile := filepath.Join(ws, ".cursor", "hooks.json")
-	data, err := os.ReadFile(hooksFile)
+	// Trust pins the hooks file and the scripts it runs, as `agenthooks
+	// trust` does.
+	pins, err := config.ProjectPins(ws)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	if err := ts.Trust(ws, map[string][]byte{hooksFile: data}); err != nil {
+	if err := ts.TrustSums(ws, pins); err != nil {
 		return err
 	}
 	eng, err := engine.Load(engine.Options{

@@ -28,7 +28,11 @@ func newValidateCmd(s *IO) *cobra.Command {
 		Long: `Validate checks every source (enterprise, team, each workspace's project hooks, user)
 or only the files given, and prints each problem with its file, line:column, the
 field, what is wrong and how to fix it. It exits 1 when there is an error (or, with
---strict, a warning), 0 otherwise.`,
+--strict, a warning), 0 otherwise.
+
+In a trusted workspace, a file pinned by agenthooks trust (a hooks file, or a script or
+policy its hooks run) that changed since is an error: it names the file, says what changed
+and gives the fix, agenthooks trust DIR.`,
 		Example: `  agenthooks validate
   agenthooks validate .cursor/hooks.json ~/.cursor/hooks.json
   agenthooks validate --strict --workspace ~/src/app`,

@@ -1,0 +1,60 @@
+package config
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+)
+
+// projectSource is one project-level hooks file and its source.
+type projectSource struct {
+	path string
+	src  Source
+}
+
+// projectSources lists the project-level hooks files of workspace root:
+// .cursor/hooks.json, then Claude Code's .claude/settings.local.json and
+// .claude/settings.json, as Load reads them.
+func projectSources(root string) []projectSource {
+	return []projectSource{
+		{ProjectFile(root), Project},
+		{ClaudeLocalFile(root), ClaudeProjectLocal},
+		{ClaudeProjectFile(root), ClaudeProject},
+	}
+}
+
+// ProjectPins returns what trusting workspace root pins now, path →
+// SHA-256: each project-level hooks file that exists , and
+// every file that its hooks run or read (Hook.RunFiles), parsed and
+// resolved exactly as Load does, so what is pinned is what Load checks.
+// A file that exists but cannot be read is an error: trust must not
+// cover what nobody could hash.
+func ProjectPins(root string) (map[string][32]byte, error) {
+	root = absPath(root)
+	pins := map[string][32]byte{}
+	for _, ps := range projectSources(root) {
+		data, err := readFile(ps.path)
+		switch {
+		case missing(err) || errors.Is(err, errIsDir):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("cannot pin %s: %s", ps.path, errText(err))
+		}
+		pins[ps.path] = sha256.Sum256(data)
+		parse := ParseFile
+		if ps.src.Claude() {
+			parse = ParseClaudeFile
+		}
+		for _, h := range parse(ps.path, data, ps.src, root, root).Hooks {
+			for _, rf := range h.RunFiles() {
+				switch {
+				case rf.Err != nil:
+					return nil, fmt.Errorf("cannot pin %s, which a hook of %s runs: %s", rf.Path, ps.path, errText(rf.Err))
+				case rf.Present:
+					pins[rf.Path] = rf.SHA256
+				}
+			}
+		}
+	}
+	return pins, nil
+}

@@ -1,0 +1,142 @@
+package config
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// RunFile is a file that a project hook runs or reads, as it is now.
+// Trust pins these along with the hooks file: a pull request that edits
+// only .cursor/hooks/check.sh must not run before someone reviews it.
+type RunFile struct {
+	// Path is absolute and clean, as the command names it from the hook's
+	// working directory; symlinks are not resolved.
+	Path string
+	// Present reports that Path leads, through any symlinks, to a regular
+	// file; SHA256 is then the hash of its content. A missing path, a
+	// folder or a dangling symlink is not present.
+	Present bool
+	SHA256  [32]byte
+	// Err says why a path that exists could not be hashed (permission
+	// denied, say). A hook with such a file does not run: its content
+	// cannot be checked against the pin.
+	Err error
+}
+
+// RunFilePaths returns the paths inside root that a command run from dir
+// names, whether or not a file is there now: a pinned file that is gone
+// counts as changed, and a file that appears where a word pointed counts
+// as added.
+//
+// The rule: every word of the command (split as commandWords describes,
+// with $CURSOR_PROJECT_DIR and $CLAUDE_PROJECT_DIR expanded to root) is
+// resolved against dir; the result counts when it lies inside root as
+// written, or once symlinks are resolved. A path inside root that is a
+// symlink to a file outside it still counts: the target's content is what
+// runs, so that is what is pinned. A path outside root is the user's own
+// (an interpreter, a tool in ~/bin) and is not pinned. So a script named
+// by the command (.cursor/hooks/x.sh, ./hooks/x.sh, bun run
+// .cursor/hooks/t.ts, python3 hooks/g.py), a policy of `agenthooks policy
+// .cursor/policies/p.yaml` and a file given as an argument or redirected
+// in (< rules.txt) are pinned; a file a script reads without the command
+// naming it is not.
+func RunFilePaths(command, dir, root string) []string {
+	if root == "" || strings.TrimSpace(command) == "" {
+		return nil
+	}
+	root = filepath.Clean(root)
+	realRoot, rootErr := filepath.EvalSymlinks(root)
+	var out []string
+	seen := map[string]bool{}
+	for _, w := range commandWords(command, root) {
+		p := w
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		p = filepath.Clean(p)
+		if seen[p] || p == root {
+			continue
+		}
+		inside := within(root, p)
+		if !inside && rootErr == nil {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				inside = within(realRoot, real) && real != realRoot
+			}
+		}
+		if inside {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// RunFiles returns the files the hook runs or reads inside its workspace
+// root (RunFilePaths of its command, from its working directory), each
+// stat'ed and, when present, hashed. A prompt hook names no file.
+func (h *Hook) RunFiles() []RunFile {
+	if h.Type == TypePrompt {
+		return nil
+	}
+	paths := RunFilePaths(h.Command, h.Dir, h.Root)
+	out := make([]RunFile, len(paths))
+	for i, p := range paths {
+		out[i] = readRunFile(p)
+	}
+	return out
+}
+
+// readRunFile stats and hashes one path. It stats before it opens, so a
+// named pipe is never opened (that would block); the content is streamed,
+// so a large file costs time but not memory.
+func readRunFile(p string) RunFile {
+	rf := RunFile{Path: p}
+	info, err := os.Stat(p)
+	if err != nil {
+		if !missing(err) {
+			rf.Err = err
+		}
+		return rf
+	}
+	if !info.Mode().IsRegular() {
+		return rf
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		if !missing(err) {
+			rf.Err = err
+		}
+		return rf
+	}
+	defer f.Close()
+	info, err = f.Stat()
+	if err != nil {
+		rf.Err = fmt.Errorf("stat %s: %w", p, err)
+		return rf
+	}
+	if !info.Mode().IsRegular() {
+		return rf
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		rf.Err = fmt.Errorf("read %s: %w", p, err)
+		return rf
+	}
+	rf.Present = true
+	h.Sum(rf.SHA256[:0])
+	return rf
+}
+
+// within reports whether p lies strictly inside dir; both are clean and
+// absolute.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	if err != nil || rel == "." || filepath.IsAbs(rel) {
+		return false
+	}
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
