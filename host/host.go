@@ -35,6 +35,8 @@ type Options struct {
 	// Locations gives the sources' locations for a set of workspace
 	// roots; nil means config.DefaultLocations.
 	Locations func(roots []string) config.Locations
+	// TrustDir holds the trust store; "" means trust.DefaultDir().
+	TrustDir string
 	// Memory keeps sessions in memory and the log in the engine's
 	// in-memory ring only: no state store is opened. For a host that
 	// keeps neither between runs, and for tests.
@@ -86,7 +88,11 @@ func Open(ctx context.Context, o Options) *Host {
 
 // openTrust opens the trust store; an unreadable one trusts no project.
 func (h *Host) openTrust() {
-	ts, err := trust.Open(trust.DefaultDir())
+	dir := h.opts.TrustDir
+	if dir == "" {
+		dir = trust.DefaultDir()
+	}
+	ts, err := trust.Open(dir)
 	if err != nil {
 		h.Warnf("the trust store cannot be read, so no project's hooks run until it is fixed (the other sources still run): %v", err)
 		return

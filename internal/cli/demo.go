@@ -16,6 +16,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/examples"
 	"github.com/agenthooks/agenthooks/trust"
@@ -93,10 +94,17 @@ func (o *demoOptions) run(ctx context.Context) error {
 	if err := ts.TrustSums(ws, pins); err != nil {
 		return err
 	}
-	eng, err := engine.Load(engine.Options{
-		Locations: config.Locations{EnterpriseFile: filepath.Join(tmp, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{ws}},
-		Trust:     ts,
+	// The demo's host: the real assembly, with the demo's own trust store
+	// and nothing kept after it.
+	h := host.Open(ctx, host.Options{
+		Memory:   true,
+		TrustDir: filepath.Join(tmp, "config"),
+		Locations: func(roots []string) config.Locations {
+			return config.Locations{EnterpriseFile: filepath.Join(tmp, "no-enterprise.json"), Home: home, WorkspaceRoots: roots}
+		},
 	})
+	defer h.Close(ctx)
+	eng, err := h.Engine([]string{ws}, false)
 	if err != nil {
 		return err
 	}
