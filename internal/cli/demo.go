@@ -16,9 +16,9 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
-	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/examples"
+	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/trust"
 )
 
