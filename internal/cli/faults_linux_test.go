@@ -475,3 +475,41 @@ func killSleeps(arg string) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// 45 runs of a 10 MB beforeReadFile through the real CLI keep the state
+// directory under 8 MiB (the defaults: payload once per run, big fields
+// cut to 4 KiB), and the execution log holds every run.
+func TestLogStaysBounded(t *testing.T) {
+	bin := agenthooksBinary(t)
+	f := newFaultEnv(t)
+	f.write("home/.cursor/hooks.json", `{"version":1,"hooks":{"beforeReadFile":[{"command":"cat >/dev/null"},{"command":"cat >/dev/null; echo '{\"permission\":\"allow\"}'"}]}}`)
+	content := strings.Repeat("0123456789abcdef", 10<<20/16)
+	payload := fmt.Sprintf(`{"file_path":"/src/app/big.txt","content":%q}`, content)
+	f.write("big.json", payload)
+	f.stdin = f.path("big.json")
+	read := faultAgent{name: "read", args: []string{"run", "beforeReadFile"}}
+	for i := range 45 {
+		if code, out, errOut := f.run(bin, read); code != 0 || !strings.Contains(out, `"permission":"allow"`) {
+			t.Fatalf("run %d: exit %d, stdout %s, stderr %s", i, code, clipLine(out), clipLine(errOut))
+		}
+	}
+	var size int64
+	entries, err := os.ReadDir(f.path("state"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			size += fi.Size()
+		}
+	}
+	t.Logf("state directory after 45 runs of a 10 MB read: %d bytes", size)
+	if size > 8<<20 {
+		t.Errorf("state directory holds %d bytes, want under 8 MiB", size)
+	}
+	f.stdin = ""
+	code, out, _ := f.run(bin, faultAgent{args: []string{"log", "-n", "0", "--json"}, payload: func(string, string) string { return "" }})
+	if n := strings.Count(out, `"step":"beforeReadFile"`); code != 0 || n != 90 {
+		t.Errorf("log has %d beforeReadFile records (exit %d), want 90", n, code)
+	}
+}
