@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"cel.dev/cel-go/cel"
 	"cel.dev/cel-go/common/types"
@@ -40,9 +42,12 @@ func newCELEnv() (*cel.Env, error) {
 		cel.Function("commands",
 			cel.Overload("commands_string", []*cel.Type{str}, cel.ListType(mapDyn),
 				cel.UnaryBinding(celCommands))),
-		cel.Function("gitPush",
+		// gitPush is bound per evaluation (activation.ResolveFunction):
+		// following aliases needs the payload's directory and the
+		// evaluation's context.
+		cel.Function(fnGitPush,
 			cel.Overload("gitPush_map", []*cel.Type{cel.DynType}, mapDyn,
-				cel.UnaryBinding(celGitPush))),
+				cel.LateFunctionBinding())),
 		cel.Function("netHosts",
 			cel.Overload("netHosts_map", []*cel.Type{cel.DynType}, cel.ListType(str),
 				cel.UnaryBinding(celNetHosts))),
@@ -159,16 +164,30 @@ func celCommands(v ref.Val) ref.Val {
 	return commandsVal(string(s))
 }
 
-func celGitPush(v ref.Val) ref.Val {
+const fnGitPush = "gitPush"
+
+// celGitPush is gitPush for a payload whose command line starts in dir
+// ("" unknown). An answer that depends only on the line is kept with the
+// entry; one that read the repository's aliases is computed again, since
+// they may change between two decisions on the same line.
+func celGitPush(ctx func() context.Context, dir string, v ref.Val) ref.Val {
 	if cv, ok := v.(*cmdVal); ok {
-		cv.pushOnce.Do(func() { cv.push = gitPushVal(AnalyzeGitPush(*cv.cmd)) })
-		return cv.push
+		if p := cv.push.Load(); p != nil {
+			return *p
+		}
+		p, cacheable := analyzeGitPush(ctx, cv.cmd, dir, cv.line)
+		val := gitPushVal(p)
+		if cacheable {
+			cv.push.Store(&val)
+		}
+		return val
 	}
 	c, err := commandFromVal(v)
 	if err != nil {
 		return err
 	}
-	return gitPushVal(AnalyzeGitPush(c))
+	p, _ := analyzeGitPush(ctx, &c, dir, &lineInfo{cmds: []Command{c}})
+	return gitPushVal(p)
 }
 
 func celNetHosts(v ref.Val) ref.Val {
@@ -197,10 +216,12 @@ func hostsVal(hosts []string) ref.Val {
 // once per rule.
 type cmdVal struct {
 	traits.Mapper
-	cmd *Command
+	cmd  *Command
+	line *lineInfo // the line it is part of, which gitPush reads too
 
-	pushOnce, hostsOnce sync.Once
-	push, hosts         ref.Val
+	push      atomic.Pointer[ref.Val]
+	hostsOnce sync.Once
+	hosts     ref.Val
 }
 
 var (
@@ -209,13 +230,17 @@ var (
 )
 
 // commandFromVal reads back an entry of commands() (or a map literal
-// with the same keys) as a Command.
+// with the same keys) as a Command: name, args, dynamic_args and cwd.
 func commandFromVal(v ref.Val) (Command, ref.Val) {
 	mp, ok := v.(traits.Mapper)
 	if !ok {
 		return Command{}, types.NewErr("expected an entry of commands(), got %s", v.Type())
 	}
-	var c Command
+	c := Command{Cwd: "."} // a map without cwd runs where the line starts
+	if d, found := mp.Find(types.String("cwd")); found {
+		s, _ := d.(types.String)
+		c.Cwd = string(s)
+	}
 	if n, found := mp.Find(types.String("name")); found {
 		s, _ := n.(types.String)
 		c.Name = string(s)
@@ -239,8 +264,8 @@ func commandFromVal(v ref.Val) (Command, ref.Val) {
 	return c, nil
 }
 
-// commandVal is the CEL form of a Command.
-func commandVal(c *Command) *cmdVal {
+// commandVal is the CEL form of a Command of line.
+func commandVal(c *Command, line *lineInfo) *cmdVal {
 	a := types.DefaultTypeAdapter
 	dyn := make([]int64, len(c.DynamicArgs))
 	for i, d := range c.DynamicArgs {
@@ -261,7 +286,7 @@ func commandVal(c *Command) *cmdVal {
 		types.String("cwd"):          types.String(c.Cwd),
 		types.String("text"):         types.String(c.Text),
 	}
-	return &cmdVal{Mapper: types.NewRefValMap(a, m), cmd: c}
+	return &cmdVal{Mapper: types.NewRefValMap(a, m), cmd: c, line: line}
 }
 
 func nonNil(s []string) []string {
@@ -288,10 +313,10 @@ func commandsVal(line string) ref.Val {
 	if ok {
 		return v
 	}
-	cmds := Commands(line)
-	vals := make([]ref.Val, len(cmds))
-	for i := range cmds {
-		vals[i] = commandVal(&cmds[i])
+	li := analyzeLine(line)
+	vals := make([]ref.Val, len(li.cmds))
+	for i := range li.cmds {
+		vals[i] = commandVal(&li.cmds[i], li)
 	}
 	v = types.NewRefValList(types.DefaultTypeAdapter, vals)
 	if len(line) <= 64<<10 {

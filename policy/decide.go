@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"cel.dev/cel-go/common/functions"
 	"cel.dev/cel-go/common/types"
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/interpreter"
@@ -78,8 +79,9 @@ func (p *Policy) decideRaw(ctx context.Context, step event.Step, payload []byte)
 // verdict (see EvalError) or ctx ended.
 func (p *Policy) Decide(ctx context.Context, step event.Step, input map[string]any) (Verdict, error) {
 	return p.decide(ctx, step, &activation{
-		input:   types.NewStringInterfaceMap(types.DefaultTypeAdapter, input),
-		command: types.String(commandOf(kindOf(step), input)),
+		input:    types.NewStringInterfaceMap(types.DefaultTypeAdapter, input),
+		command:  types.String(commandOf(kindOf(step), input)),
+		inputMap: input,
 	})
 }
 
@@ -92,7 +94,8 @@ func (p *Policy) decide(ctx context.Context, step event.Step, act *activation) (
 	if len(rules) == 0 {
 		return Verdict{}, nil
 	}
-	act.step, act.vars = types.String(step), p.vars
+	act.step, act.vars, act.ctx = types.String(step), p.vars, ctx
+	defer act.release()
 	var v Verdict
 	var failed []*EvalError
 	for _, r := range rules {
@@ -178,6 +181,66 @@ func commandOf(kind stepKind, input map[string]any) string {
 type activation struct {
 	payload                    []byte
 	input, step, command, vars ref.Val
+
+	// inputMap is the payload when it came decoded (Decide).
+	inputMap map[string]any
+	// ctx is the decision's. gitCtx bounds, at gitTimeout, all the time
+	// one decision spends running git (gitPush may look up aliases for
+	// several commands, for several rules); it is made when git first
+	// runs and released when the decision ends.
+	ctx       context.Context
+	gitCtx    context.Context
+	gitCancel context.CancelFunc
+	// gitPush is the binding ResolveFunction gives, made once.
+	gitPush functions.LateBoundOp
+	dir     string
+	dirRead bool
+}
+
+func (a *activation) gitContext() context.Context {
+	if a.gitCtx == nil {
+		a.gitCtx, a.gitCancel = context.WithTimeout(a.ctx, gitTimeout)
+	}
+	return a.gitCtx
+}
+
+// release ends what the decision started.
+func (a *activation) release() {
+	if a.gitCancel != nil {
+		a.gitCancel()
+	}
+}
+
+// ResolveFunction binds the helpers that need the evaluation's context
+// or payload (see newCELEnv).
+func (a *activation) ResolveFunction(name string) (functions.LateBoundOp, bool) {
+	if name != fnGitPush {
+		return nil, false
+	}
+	if a.gitPush == nil {
+		ctx := a.gitContext
+		a.gitPush = func(_ string, args ...ref.Val) ref.Val {
+			if len(args) != 1 {
+				return types.NewErr("gitPush takes one argument")
+			}
+			return celGitPush(ctx, a.payloadDir(), args[0])
+		}
+	}
+	return a.gitPush, true
+}
+
+// payloadDir is the directory the payload's command line starts in,
+// read once.
+func (a *activation) payloadDir() string {
+	if !a.dirRead {
+		a.dirRead = true
+		if a.inputMap != nil {
+			a.dir = dirOf(a.inputMap)
+		} else {
+			a.dir = dirOfJSON(a.payload)
+		}
+	}
+	return a.dir
 }
 
 func (a *activation) ResolveName(name string) (any, bool) {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"context"
 	"slices"
 	"strings"
 )
@@ -10,12 +11,15 @@ import (
 // pushes depends on configuration and on the current branch, so
 // Implicit says so and policies decide.
 type GitPush struct {
-	// Push is true when the command is a git push, or might be one: a
-	// git command whose subcommand cannot be known statically.
+	// Push is true when the command is a git push, directly or through
+	// an alias, or might be one: a git command whose subcommand cannot be
+	// known statically, or is neither git's own nor an alias.
 	Push bool
 	// Dynamic is true when something that decides what is pushed cannot
-	// be known statically: the subcommand, the remote, a refspec, an
-	// option's value, or an alias that runs a shell command.
+	// be known statically: the subcommand (not git's own and not an
+	// alias, or an alias whose value or configuration cannot be read), the
+	// remote, a refspec, an option's value, or a command inside a shell
+	// alias.
 	Dynamic bool
 	// Remote is the repository argument (or --repo), "" when not given.
 	Remote string
@@ -52,69 +56,62 @@ var gitGlobalValue = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespa
 var pushValue = []string{"--repo", "-o", "--push-option", "--receive-pack", "--exec"}
 
 // AnalyzeGitPush reads a command as git would, up to what a push pushes.
-// The command must be git (or git-push); anything else is not a push.
+// The command must be git (or git-push); anything else is not a push. It
+// knows nothing of the command's line or directory, so it follows only
+// the aliases given on the command itself (`git -c alias.p=push p`); any
+// other subcommand that is not git's own is dynamic. AnalyzeGitPushIn
+// follows the aliases of the line and of the repository.
 func AnalyzeGitPush(c Command) GitPush {
-	args := c.Args
-	dyn := make([]bool, len(args))
-	for _, i := range c.DynamicArgs {
-		if i >= 0 && i < len(dyn) {
-			dyn[i] = true
-		}
+	r := &gitResolver{ctx: context.Background}
+	return r.command(&c, "", 0)
+}
+
+// GitScope is where a git command runs, for following its aliases.
+type GitScope struct {
+	// Dir is the absolute directory the command line starts in (a
+	// payload's cwd); "" when unknown, and then the configured aliases
+	// are unknown too.
+	Dir string
+	// Line is the whole command line the command is part of: the aliases
+	// its `git config` commands define apply, and what it may change in
+	// git's configuration otherwise (a file written, HOME assigned) makes
+	// the configured aliases unknown. "" stands for a line holding only
+	// the command.
+	Line string
+}
+
+// AnalyzeGitPushIn is AnalyzeGitPush following every alias git would:
+// those the command gives with -c, those its line defines with `git
+// config`, and those configured for the repository at s.Dir (and the
+// command's cd, -C and --git-dir), read by running git, bounded by ctx
+// and a one-second timeout, and cached while git's configuration files
+// are unchanged. Shell aliases (`!…`) are analysed as command lines. A
+// subcommand that is neither git's own nor an alias, an alias that
+// cannot be read, a loop, and a failure to run git make the result
+// dynamic.
+func AnalyzeGitPushIn(ctx context.Context, c Command, s GitScope) GitPush {
+	var li *lineInfo
+	if s.Line != "" {
+		li = analyzeLine(s.Line)
+	} else {
+		li = &lineInfo{cmds: []Command{c}}
 	}
-	switch c.Name {
-	case "git-push":
-		return pushArgs(args, dyn)
-	case "git":
-	default:
-		return GitPush{}
+	p, _ := analyzeGitPush(func() context.Context { return ctx }, &c, s.Dir, li)
+	return p
+}
+
+// analyzeGitPush reads c, a command of li, in dir; ctx gives the context
+// that bounds the runs of git, called only if git runs. cacheable is
+// false when the answer depends on more than the line (the configured
+// aliases, programs on disk).
+func analyzeGitPush(ctx func() context.Context, c *Command, dir string, li *lineInfo) (p GitPush, cacheable bool) {
+	name := progName(c.Name)
+	if name != "git" && name != "git-push" {
+		return GitPush{}, true
 	}
-	aliases := map[string]string{}
-	i := 0
-	for i < len(args) {
-		a := args[i]
-		if dyn[i] {
-			// An option or the subcommand we cannot read: maybe a push.
-			return GitPush{Push: true, Dynamic: true}
-		}
-		if !strings.HasPrefix(a, "-") {
-			break
-		}
-		if slices.Contains(gitGlobalValue, a) {
-			if i+1 < len(args) {
-				if dyn[i+1] && a == "-c" {
-					return GitPush{Push: true, Dynamic: true} // could define an alias
-				}
-				if a == "-c" {
-					if k, v, ok := strings.Cut(args[i+1], "="); ok && strings.HasPrefix(strings.ToLower(k), "alias.") {
-						aliases[k[len("alias."):]] = v
-					}
-				}
-			}
-			i += 2
-			continue
-		}
-		i++
-	}
-	if i >= len(args) {
-		return GitPush{}
-	}
-	sub, rest, restDyn := args[i], args[i+1:], dyn[i+1:]
-	if v, ok := aliases[sub]; ok {
-		if strings.HasPrefix(v, "!") {
-			return GitPush{Push: true, Dynamic: true}
-		}
-		words := strings.Fields(v)
-		if len(words) == 0 {
-			return GitPush{}
-		}
-		sub = words[0]
-		rest = append(append([]string{}, words[1:]...), rest...)
-		restDyn = append(make([]bool, len(words)-1), restDyn...)
-	}
-	if sub != "push" {
-		return GitPush{}
-	}
-	return pushArgs(rest, restDyn)
+	r := &gitResolver{ctx: ctx, li: li}
+	p = r.command(c, dir, 0)
+	return p, !r.consulted
 }
 
 // pushArgs reads push's options and operands. Options may come after

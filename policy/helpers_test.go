@@ -242,7 +242,7 @@ func TestAnalyzeGitPush(t *testing.T) {
 		{"git push origin -- -weird", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "-weird", Dst: "-weird"}}}},
 		{"git -C r -c x=y --no-pager push o b", GitPush{Push: true, Remote: "o", Refspecs: rs{{Src: "b", Dst: "b"}}}},
 		{"git -c alias.p=push p o b", GitPush{Push: true, Remote: "o", Refspecs: rs{{Src: "b", Dst: "b"}}}},
-		{"git -c alias.p='!git push' p", GitPush{Push: true, Dynamic: true}},
+		{"git -c alias.p='!git push' p", GitPush{Push: true, Implicit: true}},
 		{"git $(echo push)", GitPush{Push: true, Dynamic: true}},
 		{"git push origin $B", GitPush{Push: true, Dynamic: true, Remote: "origin", Refspecs: rs{{Src: "$B"}}}},
 		{"git-push o b", GitPush{Push: true, Remote: "o", Refspecs: rs{{Src: "b", Dst: "b"}}}},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
@@ -172,4 +173,52 @@ func commandOfJSON(step stepKind, doc []byte) string {
 		}
 	}
 	return ""
+}
+
+// dirOfJSON is dirOf for a payload not decoded yet.
+func dirOfJSON(doc []byte) string {
+	var cwd, wd string
+	if raw, ok := topField(doc, "cwd"); ok {
+		cwd, _ = jsonString(raw)
+	}
+	if raw, ok := topField(doc, "tool_input"); ok {
+		if s, isStr := jsonString(raw); isStr {
+			raw = []byte(s) // some hosts send the tool input as a JSON string
+		}
+		if json.Valid(raw) {
+			if w, ok := topField(raw, "working_directory"); ok {
+				wd, _ = jsonString(w)
+			}
+		}
+	}
+	return commandDir(cwd, wd)
+}
+
+// dirOf is the absolute directory a payload's command line starts in:
+// the Shell tool's working_directory (preToolUse), else the payload's
+// cwd; "" when neither is absolute.
+func dirOf(input map[string]any) string {
+	cwd, _ := input["cwd"].(string)
+	var wd string
+	switch ti := input["tool_input"].(type) {
+	case map[string]any:
+		wd, _ = ti["working_directory"].(string)
+	case string:
+		var m map[string]any
+		if json.Unmarshal([]byte(ti), &m) == nil {
+			wd, _ = m["working_directory"].(string)
+		}
+	}
+	return commandDir(cwd, wd)
+}
+
+func commandDir(cwd, wd string) string {
+	dir := cwd
+	if wd != "" {
+		dir = joinDir(cwd, wd)
+	}
+	if !filepath.IsAbs(dir) {
+		return ""
+	}
+	return filepath.Clean(dir)
 }

@@ -64,20 +64,7 @@ const (
 // not parse yields one dynamic command holding the whole line, so that a
 // policy denying dynamic commands also denies what it cannot read.
 func Commands(line string) []Command {
-	w := &walker{visited: map[*syntax.CallExpr]bool{}}
-	if words, ok := plainWords(line); ok {
-		// A line of plain words needs no parser: the words are the
-		// fields. It is interpreted exactly as a parsed one.
-		args := make(argv, len(words))
-		for i, s := range words {
-			args[i] = field{s: s}
-		}
-		st := newState(".")
-		w.run(&call{sc: &scope{src: line}, st: st, args: args, cwd: st.cwd, text: strings.TrimSpace(line)})
-		return w.out
-	}
-	w.parseAndWalk(line, newState("."), nil, 0)
-	return w.out
+	return analyzeLine(line).cmds
 }
 
 // plainWords splits a line made only of words that no shell would
@@ -128,6 +115,8 @@ type walker struct {
 	// cwdTainted is set when a function body changes directory.
 	cwdTainted bool
 	full       bool // maxCommands reached
+	// writes and gitEnv are lineInfo's.
+	writes, gitEnv bool
 }
 
 // scope is where a piece of source sits: its text (for Command.Text) and
@@ -170,10 +159,21 @@ func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
 	w.stmts(sc, st, f.Stmts)
 	// Safety sweep: any simple command the structured walk did not reach
 	// (a node kind it does not know) is still reported, without variable
-	// knowledge, so nothing that runs is invisible to a policy.
+	// knowledge, so nothing that runs is invisible to a policy. The same
+	// pass notes the line's redirections and variables (lineInfo).
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && !w.visited[ce] && len(ce.Args) > 0 {
-			w.call(sc, newState(""), ce)
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			if !w.visited[n] && len(n.Args) > 0 {
+				w.call(sc, newState(""), n)
+			}
+			w.noteWords(n.Args)
+		case *syntax.Redirect:
+			w.writes = w.writes || redirectWrites(n)
+		case *syntax.Assign: // also those of export, declare, local, …
+			w.gitEnv = w.gitEnv || n.Name != nil && gitEnvVar(n.Name.Value)
+		case *syntax.WordIter:
+			w.gitEnv = w.gitEnv || n.Name != nil && gitEnvVar(n.Name.Value)
 		}
 		return true
 	})
