@@ -12,19 +12,8 @@ import (
 // state loaded by Open or written by the last Trust or Revoke. A relative
 // file is taken relative to root.
 func (s *Store) Check(root, file string, content []byte) (ok bool, reason string) {
-	r := resolve(root, "")
-	f := resolve(file, r.shown)
-	cmd := fmt.Sprintf("agenthooks trust %s", shellQuote(r.shown))
-
-	s.mu.RLock()
-	w := s.state.Workspaces[r.key]
-	var pinned string
-	var found bool
-	if w != nil {
-		pinned, found = w.Files[f.key]
-	}
-	s.mu.RUnlock()
-
+	p := s.lookup(root, file)
+	r, f, w, pinned, found, cmd := p.root, p.file, p.w, p.sum, p.found, p.cmd
 	now := hashOf(content)
 	switch {
 	case w == nil:
@@ -51,19 +40,9 @@ func hashOf(content []byte) string {
 // pinned hooks files alone). A relative file is taken relative to root.
 // It implements config.RunFileTrust.
 func (s *Store) CheckRunFile(root, file string, present bool, sum [32]byte) (ok bool, reason string) {
-	r := resolve(root, "")
-	f := resolve(file, r.shown)
-	cmd := fmt.Sprintf("agenthooks trust %s", shellQuote(r.shown))
-
-	s.mu.RLock()
-	w := s.state.Workspaces[r.key]
-	var pinned string
-	var found, legacy bool
-	if w != nil {
-		pinned, found = w.Files[f.key]
-		legacy = !w.RunFiles
-	}
-	s.mu.RUnlock()
+	p := s.lookup(root, file)
+	r, f, w, pinned, found, cmd := p.root, p.file, p.w, p.sum, p.found, p.cmd
+	legacy := p.legacy
 
 	now := hex.EncodeToString(sum[:])
 	switch {
@@ -81,4 +60,27 @@ func (s *Store) CheckRunFile(root, file string, present bool, sum [32]byte) (ok 
 		return false, fmt.Sprintf("%s changed since workspace %s was trusted (pinned sha256 %s…, now %s…): review it, then run \"%s\"", f.shown, r.shown, pinned[:8], now[:8], cmd)
 	}
 	return true, ""
+}
+
+// pinOf is what the store holds for one file of a workspace.
+type pinOf struct {
+	root, file resolved
+	w          *workspaceOf // nil: the workspace is not trusted
+	sum        string
+	found      bool
+	legacy     bool   // trusted when trust pinned hooks files alone
+	cmd        string // the command that trusts the workspace again
+}
+
+// lookup reads the pin of file (relative to root when not absolute).
+func (s *Store) lookup(root, file string) pinOf {
+	r := resolve(root, "")
+	p := pinOf{root: r, file: resolve(file, r.shown), cmd: fmt.Sprintf("agenthooks trust %s", shellQuote(r.shown))}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if p.w = s.state.Workspaces[r.key]; p.w != nil {
+		p.sum, p.found = p.w.Files[p.file.key]
+		p.legacy = !p.w.RunFiles
+	}
+	return p
 }
