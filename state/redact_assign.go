@@ -3,6 +3,7 @@ package state
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -74,10 +75,14 @@ func nameWords(name string) []string {
 // assignRe finds candidate assignments: NAME=, NAME:, "NAME":, 'NAME' =,
 // export NAME=, --NAME=. Whether NAME is a secret's, and where the value
 // ends, is decided in Go (RE2 has no look-around).
-var assignRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9_$.])(["']?)([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*[=:]`)
+var assignRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_$.])(["']?)([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*[=:]`)
+})
 
 // flagRe finds "--NAME value" command-line flags.
-var flagRe = regexp.MustCompile(`(?:^|\s)--?([A-Za-z][A-Za-z0-9-]*)[ \t]+([^\s-][^\s]*)`)
+var flagRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|\s)--?([A-Za-z][A-Za-z0-9-]*)[ \t]+([^\s-][^\s]*)`)
+})
 
 // assignmentSpans finds the values assigned to secret-looking names:
 //
@@ -96,7 +101,7 @@ var flagRe = regexp.MustCompile(`(?:^|\s)--?([A-Za-z][A-Za-z0-9-]*)[ \t]+([^\s-]
 func assignmentSpans(s string) []span {
 	var spans []span
 	lineStart, lineEnd, scanned, covered := 0, -1, 0, 0
-	for _, m := range assignRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range assignRe().FindAllStringSubmatchIndex(s, -1) {
 		nameStart, nameEnd, end := m[4], m[5], m[1]
 		if nameStart < covered {
 			continue
@@ -135,7 +140,7 @@ func assignmentSpans(s string) []span {
 			covered = sp.end
 		}
 	}
-	for _, m := range flagRe.FindAllStringSubmatchIndex(s, -1) {
+	for _, m := range flagRe().FindAllStringSubmatchIndex(s, -1) {
 		if isSecretName(s[m[2]:m[3]]) && !strings.HasPrefix(s[m[4]:], redactedPrefix) {
 			spans = append(spans, span{m[4], m[5], "secret-value"})
 		}

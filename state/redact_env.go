@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // A .env file (.env, .env.local, production.env, …) is a list of secrets
@@ -20,7 +21,9 @@ func isEnvFile(path string) bool {
 }
 
 // envLineRe is an assignment line of a .env file, up to its value.
-var envLineRe = regexp.MustCompile(`^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.\-]*[ \t]*[=:][ \t]*`)
+var envLineRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.\-]*[ \t]*[=:][ \t]*`)
+})
 
 // envFileSpans redacts a .env file's content: every assignment's value
 // (a quoted one up to its closing quote, even lines later), and every
@@ -47,7 +50,7 @@ func envFileSpans(s string) []span {
 			}
 		case trimmed == "" || trimmed[0] == '#':
 		default:
-			m := envLineRe.FindStringIndex(line)
+			m := envLineRe().FindStringIndex(line)
 			if m == nil {
 				spans = append(spans, span{at + (len(line) - len(strings.TrimLeft(line, " \t"))), lineEnd, "env-value"})
 				break

@@ -52,14 +52,11 @@ var (
 // goroutines and, through SQLite's file locks, by many processes.
 type Store struct {
 	db *sql.DB
-	// logdb is a second pool on the same file whose connections wait
-	// only logWait for the lock: for log writes that must not hold up
-	// their caller, and for ingesting the spool at Open.
-	logdb   *sql.DB
-	logWait time.Duration
-	// sessdb is the pool of session updates, db unless they wait only
-	// sessWait (Options.SessionWait).
-	sessdb   *sql.DB
+	// logWait and sessWait bound how long a log write and a session
+	// update wait for another process's lock (Options.LogWait,
+	// Options.SessionWait); each sets SQLite's busy timeout on its own
+	// transaction's connection, so one pool serves every write.
+	logWait  time.Duration
 	sessWait time.Duration
 	path     string
 	opts     Options
@@ -105,18 +102,9 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if logWait == 0 {
 		logWait = DefaultLogWait
 	}
-	logdb, err := sql.Open("sqlite", path+"?"+dsnParams(logWait))
-	if err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	s := &Store{db: db, logdb: logdb, logWait: logWait, sessdb: db, sessWait: BusyTimeout, path: path, opts: o, writer: make(chan struct{}, 1)}
+	s := &Store{db: db, logWait: logWait, sessWait: BusyTimeout, path: path, opts: o, writer: make(chan struct{}, 1)}
 	if o.SessionWait > 0 {
 		s.sessWait = o.SessionWait
-		if s.sessdb, err = sql.Open("sqlite", path+"?"+dsnParams(o.SessionWait)); err != nil {
-			_ = s.Close()
-			return nil, fmt.Errorf("open %s: %w", path, err)
-		}
 	}
 	if err := s.migrate(ctx); err != nil {
 		_ = s.Close()
@@ -149,11 +137,7 @@ const walSizeLimit = 4 << 20
 
 // Close closes the database.
 func (s *Store) Close() error {
-	err := errors.Join(s.db.Close(), s.logdb.Close())
-	if s.sessdb != nil && s.sessdb != s.db {
-		err = errors.Join(err, s.sessdb.Close())
-	}
-	if err != nil {
+	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", s.path, err)
 	}
 	return nil
@@ -165,28 +149,28 @@ func (s *Store) Path() string { return s.path }
 // write runs fn in one write transaction (BEGIN IMMEDIATE) and commits it,
 // or rolls it back when fn fails, waiting up to BusyTimeout for the lock.
 func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
-	return s.writeOn(ctx, s.db, 0, BusyTimeout, fn)
+	return s.writeOn(ctx, 0, BusyTimeout, fn)
 }
 
 // writeSession is write for session updates, bounded by SessionWait.
 func (s *Store) writeSession(ctx context.Context, fn func(*sql.Tx) error) error {
 	wait := time.Duration(0)
-	if s.sessdb != s.db {
+	if s.sessWait != BusyTimeout {
 		wait = s.sessWait
 	}
-	return s.writeOn(ctx, s.sessdb, wait, s.sessWait, fn)
+	return s.writeOn(ctx, wait, s.sessWait, fn)
 }
 
 // writeShort is write waiting only s.logWait for the lock, in this
 // process and in SQLite.
 func (s *Store) writeShort(ctx context.Context, fn func(*sql.Tx) error) error {
-	return s.writeOn(ctx, s.logdb, s.logWait, s.logWait, fn)
+	return s.writeOn(ctx, s.logWait, s.logWait, fn)
 }
 
-// writeOn is write on db, whose connections wait up to busy for other
+// writeOn is write whose transaction waits up to busy for other
 // processes; wait, when positive, bounds the wait for this process's
 // other writers too.
-func (s *Store) writeOn(ctx context.Context, db *sql.DB, wait, busy time.Duration, fn func(*sql.Tx) error) (err error) {
+func (s *Store) writeOn(ctx context.Context, wait, busy time.Duration, fn func(*sql.Tx) error) (err error) {
 	var timeout <-chan time.Time
 	if wait > 0 {
 		t := time.NewTimer(wait)
@@ -202,7 +186,22 @@ func (s *Store) writeOn(ctx context.Context, db *sql.DB, wait, busy time.Duratio
 	}
 	defer func() { <-s.writer }()
 
-	tx, err := db.BeginTx(ctx, nil)
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	defer conn.Close()
+	if busy != BusyTimeout {
+		// This transaction's own wait; the connection goes back to the
+		// pool with the default.
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", max(busy.Milliseconds(), 1))); err != nil {
+			return fmt.Errorf("set busy timeout: %w", err)
+		}
+		defer func() {
+			_, _ = conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA busy_timeout = %d", BusyTimeout.Milliseconds()))
+		}()
+	}
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return busyHint(err, busy)
 	}
