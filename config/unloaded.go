@@ -2,9 +2,11 @@ package config
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // TypeUnloaded marks a stand-in for hooks a file may define but that could
@@ -53,10 +55,44 @@ func unloaded(f *File, data []byte, readErr bool) []*Hook {
 // text is searched rather than parsed: the part is broken, so it may not
 // parse.
 func brokenFailClosed(data []byte, pointer string, s event.Step) bool {
-	if pointer != "" && pointer != "/hooks" && !strings.HasPrefix(pointer, "/hooks/"+string(s)) {
+	prefix := "/hooks/" + string(s)
+	if pointer != "" && pointer != "/hooks" && pointer != prefix && !strings.HasPrefix(pointer, prefix+"/") {
 		return false
 	}
+	// One broken entry of a file that is JSON: that entry's own failClosed.
+	if rest, ok := strings.CutPrefix(pointer, prefix+"/"); ok {
+		i, _, _ := strings.Cut(rest, "/")
+		if fc, ok := entryFailClosed(data, s, i); ok {
+			return fc
+		}
+	}
 	return bytes.Contains(data, []byte(`"`+string(s)+`"`)) && bytes.Contains(data, []byte("failClosed"))
+}
+
+// entryFailClosed reads hooks.<step>[index].failClosed of a file that is
+// JSON; ok is false when the file or the entry cannot be read that way.
+func entryFailClosed(data []byte, s event.Step, index string) (failClosed, ok bool) {
+	n, err := strconv.Atoi(index)
+	if err != nil || n < 0 {
+		return false, false
+	}
+	top, err := jsonscan.Object(data)
+	if err != nil {
+		return false, false
+	}
+	hooks, err := jsonscan.Object(top["hooks"])
+	if err != nil {
+		return false, false
+	}
+	entries, err := jsonscan.Array(hooks[string(s)])
+	if err != nil || n >= len(entries) {
+		return false, false
+	}
+	entry, err := jsonscan.Object(entries[n])
+	if err != nil {
+		return false, false
+	}
+	return string(bytes.TrimSpace(entry["failClosed"])) == "true", true
 }
 
 func appendStep(steps []event.Step, s event.Step) []event.Step {
