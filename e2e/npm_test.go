@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,9 @@ var (
 	agentsOnce sync.Once
 	agentsRoot string
 	agentsErr  string
-	agentsLog  []byte
+	// agentsMissing: Node.js or npm is not installed (not a failed install).
+	agentsMissing bool
+	agentsLog     []byte
 )
 
 // agent returns the path of an installed agent's command ("gemini",
@@ -55,11 +58,15 @@ func agent(t *testing.T, command string) string {
 	}
 	agentsOnce.Do(func() {
 		agentsRoot, agentsLog, agentsErr = installAgents()
+		agentsMissing = strings.Contains(agentsErr, "is not installed") || strings.Contains(agentsErr, "is too old")
 	})
 	if len(agentsLog) > 0 {
 		t.Logf("%s", agentsLog)
 	}
 	if agentsErr != "" {
+		if agentsMissing {
+			needs.Missing(t, agentsErr)
+		}
 		t.Fatal(agentsErr)
 	}
 	bin := filepath.Join(agentsRoot, "node_modules", ".bin", command)

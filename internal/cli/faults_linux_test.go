@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"io"
 	"os"
 	"os/exec"
@@ -187,7 +188,7 @@ func TestFaultMatrix(t *testing.T) {
 	for _, fc := range faultCases {
 		t.Run(fc.name, func(t *testing.T) {
 			if fc.root && os.Geteuid() != 0 {
-				strictSkip(t, "needs root to mount a tmpfs or run as another user")
+				needs.Missing(t, "needs root to mount a tmpfs or run as another user")
 			}
 			for _, a := range faultAgents {
 				t.Run(a.name, func(t *testing.T) {
@@ -208,16 +209,6 @@ func TestFaultMatrix(t *testing.T) {
 			}
 		})
 	}
-}
-
-// strictSkip skips, unless AGENTHOOKS_TEST_STRICT is set (CI sets it):
-// then a check that cannot run here fails.
-func strictSkip(t *testing.T, why string) {
-	t.Helper()
-	if os.Getenv("AGENTHOOKS_TEST_STRICT") != "" {
-		t.Fatalf("cannot run: %s (AGENTHOOKS_TEST_STRICT is set)", why)
-	}
-	t.Skip(why)
 }
 
 // agenthooksBinary copies the test binary, which is agenthooks under that
@@ -301,7 +292,7 @@ func (f *faultEnv) mkdir(rel string, mode os.FileMode) {
 func (f *faultEnv) mountTmpfs(rel, opts string) {
 	f.mkdir(rel, 0o700)
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts+",mode=0700", "tmpfs", f.path(rel)).CombinedOutput(); err != nil {
-		strictSkip(f.t, fmt.Sprintf("cannot mount a tmpfs here: %v: %s", err, out))
+		needs.Missing(f.t, fmt.Sprintf("cannot mount a tmpfs here: %v: %s", err, out))
 	}
 	f.t.Cleanup(func() { _ = syscall.Unmount(f.path(rel), syscall.MNT_DETACH) })
 }

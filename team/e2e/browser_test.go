@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"os"
 	"os/exec"
 	"strings"
@@ -33,8 +34,8 @@ func findChromium(t *testing.T) string {
 			return p
 		}
 	}
-	t.Fatalf("no Chromium to test the dashboard in: install it (apt-get install -y chromium, brew install --cask chromium) "+
-		"or set %s to a Chrome or Chromium binary", chromiumEnv)
+	needs.Missing(t, "no Chromium to test the dashboard in: install it (apt-get install -y chromium, brew install --cask chromium) "+
+		"or set "+chromiumEnv+" to a Chrome or Chromium binary")
 	return ""
 }
 

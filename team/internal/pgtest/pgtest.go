@@ -21,6 +21,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"net"
 	"net/url"
 	"os"
@@ -71,6 +72,9 @@ func Main(m *testing.M) int {
 func URL(tb testing.TB) string {
 	tb.Helper()
 	base, err := server()
+	if errors.Is(err, errNotInstalled) {
+		needs.Missing(tb, err.Error())
+	}
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -157,9 +161,12 @@ func binDir() (string, error) {
 	if p, err := exec.LookPath("initdb"); err == nil {
 		return filepath.Dir(p), nil
 	}
-	return "", errors.New("pgtest: PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or PATH): " +
-		"install it (apt-get install postgresql, brew install postgresql), or set " + EnvURL + " to a server's URL")
+	return "", errNotInstalled
 }
+
+// errNotInstalled: the tests that need PostgreSQL skip, unless CI.
+var errNotInstalled = errors.New("pgtest: PostgreSQL is not installed (no initdb in /usr/lib/postgresql/*/bin or PATH): " +
+	"install it (apt-get install postgresql, brew install postgresql), or set " + EnvURL + " to a server's URL")
 
 func version(binDir string) int {
 	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
