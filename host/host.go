@@ -25,9 +25,12 @@ const DefaultSessionWait = time.Second
 // Options configures a Host. The zero value assembles everything from the
 // process environment, as the agenthooks CLI does.
 type Options struct {
-	// Environ is the environment hooks inherit and agenthooks reads its
-	// settings from; nil means os.Environ(). agenthooks' own secrets are
-	// withheld from hooks (engine.SecretEnv).
+	// Environ is the environment hooks inherit, and the one the model
+	// client's settings (AGENTHOOKS_LLM_*) and the withheld secrets are
+	// read from; nil means os.Environ(). agenthooks' own secrets are
+	// withheld from hooks (engine.SecretEnv). The state and trust
+	// directories and the default locations come from the process's own
+	// environment (AGENTHOOKS_STATE_DIR, AGENTHOOKS_CONFIG_DIR, HOME).
 	Environ []string
 	// Warn receives each warning once, as it happens; nil collects them
 	// for Reply.Warnings and Warnings only.
