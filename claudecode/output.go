@@ -24,7 +24,8 @@ type Answer struct {
 }
 
 // Output reads a Claude Code hook's exit code and output by Claude Code's
-// rules (reference: other-agents.md 1.5, 1.6; Cursor's mapping, 2):
+// rules (Claude Code's hooks reference, exit codes and JSON output; Cursor's
+// mapping of them: docs/dialects.md, Claude Code's own hooks as sources):
 //
 //   - stdout whose first non-blank byte is "{" and that parses is JSON;
 //     anything else is text.

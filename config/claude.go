@@ -13,7 +13,7 @@ import (
 	"github.com/agenthooks/agenthooks/match"
 )
 
-// Claude Code settings files (DESIGN.md section 2, sources 5–7).
+// Claude Code settings files (docs/architecture.md, the sources: ranks 5–7).
 
 // ClaudeLocalFile, ClaudeProjectFile and ClaudeUserFile are Claude Code's
 // settings files that hold hooks.

@@ -19,7 +19,8 @@ const SchemaURL = "https://json-schema.org/draft/2020-12/schema"
 // comma-separated keywords: minimum, maximum, exclusiveMinimum,
 // exclusiveMaximum, default, enum (values separated by |), pattern,
 // format. A pointer field also accepts null. The descriptions come from
-// Cursor's hooks documentation (seed 004's option tables).
+// Cursor's hooks documentation (its option tables; docs/semantics.md, the
+// hooks file).
 type Document struct {
 	Version int       `json:"version,omitempty" desc:"Config schema version. Only 1 exists; a file without it is read as version 1 (with a warning)." schema:"minimum=1,maximum=2147483647,default=1"`
 	Hooks   StepHooks `json:"hooks" desc:"Maps hook names (steps) to arrays of hook definitions. An unknown step is reported as a warning and its hooks are skipped, so a file written for a newer Cursor still loads."`
@@ -33,8 +34,9 @@ type StepHooks map[string]HookList
 // HookList is the hooks of one step, run in this order of priority.
 type HookList []HookDef
 
-// HookDef is one hook definition, with seed 004's per-script options. Its
-// zero fields are left out when written, meaning "the default".
+// HookDef is one hook definition, with the per-script options of Cursor's
+// hooks documentation (docs/semantics.md). Its zero fields are left out
+// when written, meaning "the default".
 type HookDef struct {
 	Command    string  `json:"command,omitempty" desc:"Script path or command: a shell string, an absolute path, or a path relative to where the hooks of this file run (the project root for project hooks, ~/.cursor for user hooks). Required for command hooks."`
 	Type       string  `json:"type,omitempty" desc:"Hook execution type: 'command' runs a program that reads the step's JSON on stdin and answers on stdout; 'prompt' asks an LLM to evaluate a natural-language condition." schema:"enum=command|prompt,default=command"`
@@ -83,7 +85,8 @@ func (StepHooks) extendSchema(r *reflector, s *schemaObject) {
 	s.del("additionalProperties")
 }
 
-// stepDescriptions say when each step runs, after seed 004.
+// stepDescriptions say when each step runs, after Cursor's hooks
+// documentation.
 var stepDescriptions = map[event.Step]string{
 	event.SessionStart:         "When a new composer conversation is created (fire-and-forget). Can set environment variables for the session's later hooks and add context. Matchers are ignored.",
 	event.SessionEnd:           "When a composer conversation ends (fire-and-forget), for logging, analytics or cleanup. Matchers are ignored.",

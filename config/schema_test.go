@@ -430,7 +430,8 @@ func TestFileSchemaProblems(t *testing.T) {
 }
 
 // BenchmarkSchemaProblems measures what validate pays per file for the
-// schema check on top of the loader: the seed's largest example.
+// schema check on top of the loader: the largest example of Cursor's hooks
+// documentation.
 func BenchmarkSchemaProblems(b *testing.B) {
 	p := filepath.Join("testdata", "seed-examples", "004-examples-all-steps.json")
 	data, err := os.ReadFile(p)

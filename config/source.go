@@ -8,7 +8,7 @@ package config
 // hook that gave one.
 type Source int
 
-// The sources, highest priority first (DESIGN.md section 2).
+// The sources, highest priority first (docs/architecture.md, the sources).
 const (
 	Enterprise Source = iota + 1
 	Team

@@ -12,8 +12,9 @@ import (
 // command hook in ~/.claude/settings.json (or a project's
 // .claude/settings.json) for the events below.
 //
-// In: the payload of other-agents.md §1.4 (session_id, transcript_path,
-// cwd, hook_event_name and the event's fields).
+// In: the payload of Claude Code's hooks reference (session_id,
+// transcript_path, cwd, hook_event_name and the event's fields;
+// docs/dialects.md).
 //
 //	PreToolUse         preToolUse, + beforeShellExecution (Bash),
 //	                   beforeReadFile (Read), beforeMCPExecution
@@ -48,9 +49,9 @@ var Claude = &Dialect{
 	answer:              answerClaude,
 }
 
-// claudeTools maps Claude's tool names to Cursor's (seed 004 and Cursor's
-// third-party-hooks page: Bash→Shell, Edit→Write, …). Unlisted tools keep
-// their name.
+// claudeTools maps Claude's tool names to Cursor's (Cursor's hooks
+// documentation and its third-party-hooks page: Bash→Shell, Edit→Write, …;
+// docs/dialects.md, Events). Unlisted tools keep their name.
 var claudeTools = map[string]toolSpec{
 	"Bash":         {toolShell, roleShell},
 	"Read":         {toolRead, roleRead},

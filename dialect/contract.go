@@ -7,8 +7,8 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 )
 
-// Contract is the cross-agent hook contract of seed 001, for wrappers that
-// call one hook binary from several agents:
+// Contract is the cross-agent hook contract (docs/dialects.md), for
+// wrappers that call one hook binary from several agents:
 // `agenthooks run --from contract`.
 //
 // In: {"tool_name": NAME, "tool_input": {…}}. NAME is a tool (Shell,

@@ -13,8 +13,8 @@ import (
 // The other direction of the contract: `agenthooks contract BINARY` runs
 // a contract-style binary as a Cursor hook. ContractHookInput turns the
 // Cursor payload into the contract's stdin, ContractHookAnswer turns the
-// binary's answer into a Cursor hook's, so the binaries of seed 001 work
-// in hooks.json unchanged.
+// binary's answer into a Cursor hook's, so binaries written for the
+// contract (docs/dialects.md) work in hooks.json unchanged.
 
 // contractNames are the contract's names for Cursor's tools; tools not
 // listed keep Cursor's name.

@@ -2,7 +2,7 @@
 // agenthooks' native (Cursor) steps, in both directions.
 //
 // An agent (Claude Code, Gemini CLI, Codex, GitHub Copilot, OpenCode, or a
-// host speaking the cross-agent contract of seed 001) runs
+// host speaking the cross-agent hook contract of docs/dialects.md) runs
 // `agenthooks run --from AGENT` as one of its own hooks. Parse turns the
 // payload that agent writes on the hook's stdin into the Cursor steps the
 // action means (a Claude PreToolUse of Bash is preToolUse and

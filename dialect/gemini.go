@@ -6,7 +6,7 @@ import "github.com/agenthooks/agenthooks/internal/jsonscan"
 // command hook in .gemini/settings.json or ~/.gemini/settings.json.
 //
 // In: session_id, transcript_path, cwd, hook_event_name, timestamp and
-// the event's fields (other-agents.md §3).
+// the event's fields (Gemini CLI's hooks documentation; docs/dialects.md).
 //
 //	BeforeTool   preToolUse, + beforeShellExecution (run_shell_command),
 //	             beforeReadFile (read_file), beforeMCPExecution (a tool

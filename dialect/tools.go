@@ -9,9 +9,9 @@ import (
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
-// The Cursor tool names preToolUse and postToolUse matchers test (seed
-// 004, "Matcher Configuration"), and the ones agents add that Cursor
-// leaves unnamed.
+// The Cursor tool names preToolUse and postToolUse matchers test (Cursor's
+// hooks documentation, "Matcher Configuration"; docs/semantics.md), and the
+// ones agents add that Cursor leaves unnamed.
 const (
 	toolShell = "Shell"
 	toolRead  = "Read"

@@ -96,8 +96,8 @@ func stderrMessage(b []byte) string {
 }
 
 // merge folds the answers, in priority order, into one decision
-// (DESIGN.md section 5). outcomes must already be in priority order; the
-// result never depends on which hook finished first.
+// (docs/architecture.md, the merge). outcomes must already be in priority
+// order; the result never depends on which hook finished first.
 func merge(in mergeInput, outcomes []Outcome) *Decision {
 	d := &Decision{Step: in.step, Hooks: outcomes, LoopCount: in.loopCount}
 	answers := make([]answer, len(outcomes))
@@ -152,7 +152,7 @@ func merge(in mergeInput, outcomes []Outcome) *Decision {
 func mergeGate(d *Decision, in mergeInput, answers []answer) {
 	perm := func(a answer) event.Permission {
 		if in.step == event.SubagentStart && a.perm == event.Ask {
-			return event.Deny // seed 004: ask is not supported for subagentStart
+			return event.Deny // Cursor: no ask for subagentStart (docs/semantics.md)
 		}
 		return a.perm
 	}

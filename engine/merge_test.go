@@ -107,7 +107,8 @@ func TestGateMessagesAndRewrites(t *testing.T) {
 	}
 }
 
-// TestBlockMessages: the client- and model-visible messages of seed 000.
+// TestBlockMessages: the client- and model-visible messages as Cursor words
+// them (docs/semantics.md, blocking messages).
 func TestBlockMessages(t *testing.T) {
 	f := newFixture(t)
 	deny := f.answer("d.sh", `{"permission":"deny","user_message":"not here","agent_message":"use gh"}`)
@@ -144,7 +145,8 @@ func TestBlockMessages(t *testing.T) {
 	}
 }
 
-// TestSubagentStartAskIsDeny: seed 004 says ask is treated as deny.
+// TestSubagentStartAskIsDeny: Cursor's hooks documentation says ask is
+// treated as deny (docs/semantics.md).
 func TestSubagentStartAskIsDeny(t *testing.T) {
 	f := newFixture(t)
 	f.write(config.User, map[event.Step][]hk{event.SubagentStart: {f.answer("a.sh", `{"permission":"ask","user_message":"why?"}`)}})

@@ -7,7 +7,8 @@ import "github.com/agenthooks/agenthooks/event"
 const noWorkaround = "Do not attempt to work around this restriction using alternative methods or commands."
 
 // setBlockMessages fills ClientMessage and ModelMessage for a blocked step,
-// worded as Cursor words them (seed 000), with the hooks' own messages.
+// worded as Cursor words them (docs/semantics.md, blocking messages), with
+// the hooks' own messages.
 func setBlockMessages(d *Decision, filePath, toolName string) {
 	if !d.Blocked() {
 		return

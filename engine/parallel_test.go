@@ -92,7 +92,8 @@ func (s *memorySink) Write(_ context.Context, recs []audit.Record) error {
 }
 
 // TestExecutionLog: every execution reaches the sink with the fields of
-// seed 000, and the in-memory log keeps the last 100.
+// Cursor's execution log (docs/cli.md), and the in-memory log keeps the
+// last 100.
 func TestExecutionLog(t *testing.T) {
 	f := newFixture(t)
 	f.write(config.User, map[event.Step][]hk{event.BeforeShellExecution: {

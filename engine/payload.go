@@ -121,7 +121,8 @@ func payloadBytes(payload any) ([]byte, error) {
 }
 
 // fillCommon sets the common input fields a payload lacks, so hooks always
-// see the full common schema of seed 004.
+// see the full common schema of Cursor's hooks documentation
+// (docs/semantics.md, one hook).
 func (e *Engine) fillCommon(step event.Step, p *payload) {
 	p.set("hook_event_name", quote(string(step)))
 	if old, ok := p.fields["conversation_id"]; !ok || string(old) == `""` || string(old) == "null" {

@@ -9,8 +9,9 @@ import (
 	"github.com/agenthooks/agenthooks/runner"
 )
 
-// TestResultTable covers every row of DESIGN.md section 4 for a gating
-// step, fail-open and fail-closed.
+// TestResultTable covers every row of the table of one hook's results
+// (docs/semantics.md, one hook) for a gating step, fail-open and
+// fail-closed.
 func TestResultTable(t *testing.T) {
 	rows := []struct {
 		name    string

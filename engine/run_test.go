@@ -97,7 +97,8 @@ func TestMatchers(t *testing.T) {
 }
 
 // TestEnvironmentAndWorkingDirectory: each source's hooks run from their
-// own folder and see the variables of seed 004.
+// own folder and see the variables of Cursor's hooks documentation
+// (docs/semantics.md, one hook).
 func TestEnvironmentAndWorkingDirectory(t *testing.T) {
 	f := newFixture(t)
 	body := `cat >/dev/null; printf '{"permission":"allow","user_message":"%s|%s|%s|%s|%s|%s"}' "$(pwd -P)" "$CURSOR_PROJECT_DIR" "$CLAUDE_PROJECT_DIR" "$CURSOR_VERSION" "$CURSOR_USER_EMAIL" "$CURSOR_TRANSCRIPT_PATH"`

@@ -1,8 +1,9 @@
 package event
 
 // Common holds the input fields Cursor sends to every hook whatever the
-// step (seed 004, "Common schema"). Every step input embeds it, so these
-// keys sit at the top level of the payload beside the step's own.
+// step (Cursor's hooks documentation, "Common schema"; docs/semantics.md).
+// Every step input embeds it, so these keys sit at the top level of the
+// payload beside the step's own.
 //
 // No field is omitempty: Cursor always sends every key, and hooks index
 // them directly (a Python hook's payload["user_email"] raises on a missing

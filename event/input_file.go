@@ -50,9 +50,10 @@ type Attachment struct {
 	FilePath string `json:"file_path"`
 }
 
-// UnmarshalJSON also accepts "filePath", the spelling of the older
-// documents (seed 003), when "file_path" is absent, so payloads from older
-// hosts decode; marshalling always writes "file_path".
+// UnmarshalJSON also accepts "filePath", the spelling of an older edition
+// of Cursor's documentation (docs/semantics.md), when "file_path" is
+// absent, so payloads from older hosts decode; marshalling always writes
+// "file_path".
 func (a *Attachment) UnmarshalJSON(data []byte) error {
 	var w struct {
 		Type     string  `json:"type"`

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// commonExample is seed 004's "Common schema" example with its type
-// placeholders replaced by values.
+// commonExample is the "Common schema" example of Cursor's hooks
+// documentation with its type placeholders replaced by values.
 const commonExample = `{
   "conversation_id": "conv-456",
   "generation_id": "gen-001",
@@ -21,10 +21,10 @@ const commonExample = `{
   "transcript_path": null
 }`
 
-// inputExamples are the "// Input" examples of seed 004's per-event
-// sections, copied as printed. Where the docs show alternatives
-// ("completed" | "error") one was picked, and empty placeholders ("")
-// were given values so that every field is exercised.
+// inputExamples are the "// Input" examples of the per-event sections of
+// Cursor's hooks documentation, copied as printed. Where the docs show
+// alternatives ("completed" | "error") one was picked, and empty
+// placeholders ("") were given values so that every field is exercised.
 var inputExamples = []struct {
 	step    Step
 	name    string

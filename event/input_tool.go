@@ -108,8 +108,9 @@ type AfterShellExecutionInput struct {
 	// Duration is in milliseconds, excluding the wait for approval.
 	Duration float64 `json:"duration"`
 	Sandbox  bool    `json:"sandbox"`
-	// Cwd is not in the current documents but seed 000 lists it for both
-	// shell steps; optional so that payloads without it round-trip.
+	// Cwd is not in the current documentation but Cursor's implementation
+	// sends it for both shell steps (docs/semantics.md); optional so that
+	// payloads without it round-trip.
 	Cwd string `json:"cwd,omitempty"`
 }
 
@@ -136,7 +137,8 @@ type AfterMCPExecutionInput struct {
 	// Duration is in milliseconds, excluding the wait for approval.
 	Duration float64 `json:"duration"`
 	// URL and Command identify the server as in BeforeMCPExecutionInput;
-	// seed 000 lists url for both MCP steps.
+	// Cursor's implementation sends url for both MCP steps
+	// (docs/semantics.md).
 	URL     string `json:"url,omitempty"`
 	Command string `json:"command,omitempty"`
 }

@@ -3,10 +3,11 @@ package event
 import "encoding/json"
 
 // Output is the answer a hook prints on stdout for one step. The XxxOutput
-// types spell each step's response schema (seed 004's output tables, plus
-// beforeReadFile's new_content from seed 003); a hook written in Go can
-// marshal one. Every field is optional, so every field is omitempty and the
-// zero Output marshals to {}, which is "no opinion".
+// types spell each step's response schema (the output tables of Cursor's
+// hooks documentation, plus beforeReadFile's new_content from an older
+// edition; docs/semantics.md); a hook written in Go can marshal one. Every
+// field is optional, so every field is omitempty and the zero Output
+// marshals to {}, which is "no opinion".
 //
 // The engine does not decode into these types: ParseResponse validates the
 // printed object and normalises it into a Response.

@@ -2,10 +2,11 @@ package event
 
 import "encoding/json"
 
-// MatchTarget returns the value a hook's matcher is tested against for
-// step (seed 004 "Matcher Configuration"; DESIGN.md section 3), taken from
-// the event payload where it varies. ok is false for steps whose matcher
-// is ignored, so that the caller runs those hooks whatever their matcher.
+// MatchTarget returns the value a hook's matcher is tested against for step
+// (Cursor's hooks documentation, "Matcher Configuration";
+// docs/semantics.md, Matchers), taken from the event payload where it
+// varies. ok is false for steps whose matcher is ignored, so that the
+// caller runs those hooks whatever their matcher.
 //
 // A payload field that is missing or not a string gives "" with ok true:
 // the step does use matchers, and "" is what a host that forgot the field

@@ -27,8 +27,8 @@ func (e *ResponseError) Error() string {
 }
 
 // ParseResponse validates a hook's stdout against step's response schema
-// (seed 000's response validators, seed 004's output tables) and returns
-// it normalised.
+// (Cursor's response validators and its documentation's output tables;
+// docs/semantics.md) and returns it normalised.
 //
 //   - Empty or whitespace-only stdout is "no opinion": (nil, nil).
 //   - Otherwise stdout must hold exactly one JSON object, in valid UTF-8,

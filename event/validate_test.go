@@ -124,7 +124,8 @@ func TestParseResponseFields(t *testing.T) {
 		want    *Response // Raw is filled in from stdout
 		wantErr string    // the exact error message when invalid
 	}
-	// Cursor's block-git.sh and kube_guard.py answers (seed 004), with the
+	// Cursor's block-git.sh and kube_guard.py answers (examples of its hooks
+	// documentation, in config/testdata), with the
 	// shell variables expanded.
 	blockGitAllow := `{ "continue": true, "permission": "allow" }`
 	blockGitAsk := `{ "continue": true, "permission": "ask", "user_message": "GitHub CLI command requires permission: gh pr list", "agent_message": "The command 'gh pr list' uses the GitHub CLI (gh) which can interact with your GitHub repositories and account. Please review and approve this command if you want to proceed." }`

@@ -1,6 +1,6 @@
 // Package examples holds the bundled example workspace: hooks for every
-// common step, among them the seed documentation's audit.sh and
-// block-git.sh, unchanged. `agenthooks demo` runs it.
+// common step, among them audit.sh and block-git.sh from Cursor's hooks
+// documentation, unchanged. `agenthooks demo` runs it.
 package examples
 
 import "embed"

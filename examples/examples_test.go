@@ -1,6 +1,6 @@
 // Package examples_test runs the bundled example workspace, whose
-// audit.sh and block-git.sh are the seed documentation's scripts,
-// unchanged, through the engine.
+// audit.sh and block-git.sh are the scripts of Cursor's hooks
+// documentation, unchanged, through the engine.
 package examples_test
 
 import (
@@ -72,7 +72,7 @@ func TestSeedBlockGit(t *testing.T) {
 
 func TestSeedAudit(t *testing.T) {
 	e, _ := load(t)
-	const log = "/tmp/agent-audit.log" // where the seed script writes, unchanged
+	const log = "/tmp/agent-audit.log" // where the documented script writes, unchanged
 	marker := "audit-marker-" + t.Name()
 	if _, err := e.Run(t.Context(), event.AfterFileEdit, map[string]any{"file_path": "/x/" + marker, "edits": []any{}}); err != nil {
 		t.Fatal(err)

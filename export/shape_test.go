@@ -28,7 +28,8 @@ func allSteps() string {
 	return b.String()
 }
 
-// The events each agent reads hooks for (other-agents.md §1.4, §3, §4, §5).
+// The events each agent reads hooks for (the agents' hooks documentation;
+// docs/dialects.md, Events).
 var agentEvents = map[string][]string{
 	"claude": {"SessionStart", "UserPromptSubmit", "PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure",
 		"Stop", "SubagentStop", "PreCompact", "SessionEnd", "Notification", "SubagentStart"},
@@ -51,7 +52,7 @@ func strict(t *testing.T, b []byte, v any) {
 }
 
 // The documents have the shapes the agents read, with only the fields
-// other-agents.md lists for them.
+// the agents' hooks documentation lists for them (docs/export.md).
 func TestExportDocumentShapes(t *testing.T) {
 	hooks := hooksOf(t, config.Project, allSteps())
 	for _, agent := range Agents() {
@@ -148,7 +149,7 @@ func TestExportDocumentShapes(t *testing.T) {
 }
 
 // The document seen whole, for one realistic file: the hooks.json of the
-// seed's quickstart and all-steps examples.
+// quickstart and all-steps examples of Cursor's hooks documentation.
 func TestExportSeedExamples(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "config", "testdata", "seed-examples", "*.json"))
 	if err != nil || len(files) == 0 {

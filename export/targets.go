@@ -8,8 +8,8 @@ import (
 )
 
 // The tool names Cursor's preToolUse, postToolUse and postToolUseFailure
-// matchers test (seed 004, and the names agenthooks' dialects give the
-// tools agents add). MCP tools are "MCP:<tool>".
+// matchers test (Cursor's hooks documentation, and the names agenthooks'
+// dialects give the tools agents add). MCP tools are "MCP:<tool>".
 const (
 	toolShell     = "Shell"
 	toolRead      = "Read"
@@ -188,7 +188,8 @@ func with(m map[event.Step]stepMap, more ...map[event.Step]stepMap) map[event.St
 	return m
 }
 
-// claude: Claude Code's settings.json (other-agents.md §1).
+// claude: Claude Code's settings.json (Claude Code's hooks reference;
+// docs/export.md).
 var claude = &target{
 	name: "claude", title: "Claude Code",
 	projectPath: ".claude/settings.json", userPath: ".claude/settings.json",
@@ -219,7 +220,8 @@ var claude = &target{
 	managedFix: "to keep them managed, deploy them in Claude Code's managed-settings.json (/etc/claude-code/ on Linux, /Library/Application Support/ClaudeCode/ on macOS)",
 }
 
-// gemini: Gemini CLI's settings.json (other-agents.md §3). Timeouts are
+// gemini: Gemini CLI's settings.json (Gemini CLI's hooks documentation;
+// docs/export.md). Timeouts are
 // milliseconds; every hook has a name.
 var gemini = &target{
 	name: "gemini", title: "Gemini CLI",
@@ -251,8 +253,8 @@ var gemini = &target{
 	},
 }
 
-// codex: Codex's hooks.json (other-agents.md §4): Claude's shape with its
-// own events and tools; no prompt hooks.
+// codex: Codex's hooks.json (Codex's hooks documentation; docs/export.md):
+// Claude's shape with its own events and tools; no prompt hooks.
 var codex = &target{
 	name: "codex", title: "Codex",
 	projectPath: ".codex/hooks.json", userPath: ".codex/hooks.json",
@@ -280,9 +282,9 @@ var codex = &target{
 	},
 }
 
-// copilot: GitHub Copilot's .github/hooks/*.json (other-agents.md §5): a
-// flat list of handlers per event, each with bash, powershell, cwd,
-// timeoutSec and matcher.
+// copilot: GitHub Copilot's .github/hooks/*.json (Copilot's hooks
+// documentation; docs/export.md): a flat list of handlers per event, each
+// with bash, powershell, cwd, timeoutSec and matcher.
 var copilot = &target{
 	name: "copilot", title: "GitHub Copilot",
 	projectPath: ".github/hooks/cursor-hooks.json", userPath: ".copilot/hooks/cursor-hooks.json",

@@ -1,5 +1,6 @@
 // Package llm asks a language model one yes-or-no question and returns its
-// verdict: the judge behind prompt hooks (seed 004 "Prompt-Based Hooks").
+// verdict: the judge behind prompt hooks (Cursor's "Prompt-Based Hooks";
+// docs/prompt-hooks.md).
 //
 // Two wire protocols are spoken with net/http alone, so that no SDK is
 // pulled into the module: OpenAI-compatible chat completions (OpenAI,

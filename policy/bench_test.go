@@ -83,8 +83,8 @@ func BenchmarkPolicyProcess(b *testing.B) {
 	}
 }
 
-// BenchmarkSeedBlockGit is the seed documentation's block-git.sh, run by
-// bash with jq, for the same payload.
+// BenchmarkSeedBlockGit is block-git.sh from Cursor's hooks documentation,
+// run by bash with jq, for the same payload.
 func BenchmarkSeedBlockGit(b *testing.B) {
 	for _, tool := range []string{"bash", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {

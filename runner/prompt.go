@@ -19,7 +19,8 @@ const ModelError Failure = "model_error"
 // Prompt.MaxInput is zero.
 const DefaultPromptInput = 1 << 20
 
-// Prompt runs `type: "prompt"` hooks (seed 004 "Prompt-Based Hooks"): the
+// Prompt runs `type: "prompt"` hooks (Cursor's "Prompt-Based Hooks";
+// docs/prompt-hooks.md): the
 // hook's condition, with the step's input substituted for $ARGUMENTS (or
 // appended), goes to a model that answers {"ok": boolean, "reason":
 // string}; the verdict becomes the step's answer (see promptResponse).

@@ -2,7 +2,8 @@ package runner
 
 import "strings"
 
-// argumentsPlaceholder is replaced by the hook input JSON (seed 004).
+// argumentsPlaceholder is replaced by the hook input JSON, as in Cursor's
+// prompt hooks (docs/prompt-hooks.md).
 const argumentsPlaceholder = "$ARGUMENTS"
 
 // buildPrompt puts the hook input into the condition: every $ARGUMENTS is

@@ -16,7 +16,7 @@ import (
 // ones the execution log records.
 type Failure string
 
-// The failure kinds of DESIGN.md section 4.
+// The failure kinds (docs/semantics.md, one hook).
 const (
 	OK             Failure = ""
 	InvalidOutput  Failure = "invalid_output"

@@ -23,7 +23,8 @@ type contractOptions struct {
 }
 
 // newContractCmd is `agenthooks contract BINARY [ARG]...`: a Cursor hook
-// that runs a binary written for the cross-agent hook contract (seed 001).
+// that runs a binary written for the cross-agent hook contract
+// (docs/dialects.md).
 func newContractCmd(s *IO) *cobra.Command {
 	o := &contractOptions{io: s}
 	cmd := &cobra.Command{

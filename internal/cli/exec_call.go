@@ -11,7 +11,8 @@ import (
 )
 
 // execToolName is the tool name preToolUse and postToolUse hooks see for a
-// terminal command, and what their matchers test (seed 004).
+// terminal command, and what their matchers test (Cursor's hooks
+// documentation; docs/semantics.md, Matchers).
 const execToolName = "Shell"
 
 // execCall is one command on its way through exec: what the hooks are told

@@ -11,10 +11,11 @@ import (
 	teamsync "github.com/agenthooks/agenthooks/team/sync"
 )
 
-// confirm is the first-time acknowledgement (seed 000's "This team uses
+// confirm is the first-time acknowledgement (Cursor's "This team uses
 // admin-enabled hooks..." with Continue / View Hooks): --accept says yes;
 // on a terminal the notice is shown and the user answers; anywhere else
-// the answer is no, and the failure message shows the notice.
+// the answer is no, and the failure message shows the notice
+// (docs/team-sync.md).
 func (o *syncOptions) confirm(ctx context.Context, p *teamsync.Plan) (bool, error) {
 	if o.accept {
 		return true, nil

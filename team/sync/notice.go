@@ -7,9 +7,9 @@ import (
 	"text/tabwriter"
 )
 
-// Notice is seed 000's first-time notification, worded for a terminal:
-// the team, where its hooks come from, and each hook's step and script.
-// Text from the server is made printable.
+// Notice is Cursor's first-time notification (docs/team-sync.md), worded
+// for a terminal: the team, where its hooks come from, and each hook's step
+// and script. Text from the server is made printable.
 func (p *Plan) Notice() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "This team uses admin-enabled hooks. Team %s (id %d) at %s distributes these hooks;\n", p.teamLabel(), p.TeamID, p.Server)

@@ -40,7 +40,8 @@ const (
 	ServerEnv = "AGENTHOOKS_TEAM_SERVER"
 )
 
-// The operating system names of the team API (seed 000).
+// The operating system names of the team API, as Cursor's
+// (docs/team-sync.md).
 const (
 	Windows   = "Windows"
 	Macintosh = "Macintosh"

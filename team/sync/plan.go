@@ -49,8 +49,8 @@ type Plan struct {
 	// Apply writes no hook file, only the sync state.
 	Unchanged bool
 	// NeedsAcceptance means the set has hooks and this team's hooks were
-	// never accepted on this machine (seed 000's first-time
-	// notification); Apply refuses it unless accepted.
+	// never accepted on this machine (Cursor's first-time notification,
+	// docs/team-sync.md); Apply refuses it unless accepted.
 	NeedsAcceptance bool
 	// Dir is the hooks folder the set goes into.
 	Dir string

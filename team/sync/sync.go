@@ -4,9 +4,9 @@ import (
 	"context"
 )
 
-// Confirm is asked whether a team's hooks may be installed the first
-// time (seed 000's first-time notification). It gets the plan, whose
-// Notice is what to show.
+// Confirm is asked whether a team's hooks may be installed the first time
+// (Cursor's first-time notification, docs/team-sync.md). It gets the plan,
+// whose Notice is what to show.
 type Confirm func(ctx context.Context, p *Plan) (bool, error)
 
 // AcceptAll is the Confirm of --accept.

@@ -109,7 +109,8 @@ func (s *Server) Requests() []Request {
 	return slices.Clone(s.requests)
 }
 
-// GetTeamHooks implements the service, as the seed describes it.
+// GetTeamHooks implements the service, as Cursor's team hooks API
+// describes it (docs/team.md).
 func (s *Server) GetTeamHooks(_ context.Context, req *connect.Request[teamv1.GetTeamHooksRequest]) (*connect.Response[teamv1.GetTeamHooksResponse], error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
