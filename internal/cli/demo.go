@@ -61,7 +61,7 @@ func (o *demoOptions) run(ctx context.Context) error {
 	}
 	for _, tool := range []string{"bash", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			return fmt.Errorf("the example hooks need %s (the seed's block-git.sh uses bash and jq): install it, e.g. apt-get install %s", tool, tool)
+			return fmt.Errorf("the example hooks need %s (block-git.sh uses bash and jq): install it, e.g. apt-get install %s", tool, tool)
 		}
 	}
 	tmp, err := os.MkdirTemp("", "agenthooks-demo-")
