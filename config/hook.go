@@ -67,6 +67,15 @@ func (h *Hook) Matches(value string) bool {
 	return h.Match == nil || h.Match.MatchString(value)
 }
 
+// MatchValue is Matches with the matcher's undecided case: an error when
+// the matcher ran out of time on value.
+func (h *Hook) MatchValue(value string) (bool, error) {
+	if h.Match == nil {
+		return true, nil
+	}
+	return h.Match.Match(value)
+}
+
 // ID is a stable, human-readable name for the hook: file, step and index.
 func (h *Hook) ID() string {
 	return h.File + "#" + string(h.Step) + "[" + strconv.Itoa(h.Index) + "]"

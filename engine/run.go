@@ -89,9 +89,16 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 
 	matches := match(step, fields, configured)
 	hooks := make([]*config.Hook, 0, len(matches))
+	var undecided map[*config.Hook]error
 	for _, m := range matches {
 		if m.Matched {
 			hooks = append(hooks, m.Hook)
+		}
+		if m.Err != nil {
+			if undecided == nil {
+				undecided = map[*config.Hook]error{}
+			}
+			undecided[m.Hook] = m.Err
 		}
 	}
 	var outcomes []Outcome
@@ -100,7 +107,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 		if body, err = p.encode(); err != nil {
 			return nil, nil, fmt.Errorf("run %s: encode payload: %w", step, err)
 		}
-		outcomes = e.execute(ctx, step, hooks, body, e.baseEnv(fields, sess))
+		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(fields, sess))
 	}
 	d := merge(in, outcomes)
 	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)
@@ -122,6 +129,9 @@ type Match struct {
 	// the step has no match value, so every hook of the step runs.
 	Target  string
 	Ignored bool
+	// Err is set when the matcher could not decide (it ran out of time):
+	// the hook is in the run, counted as failed without running.
+	Err error
 }
 
 // match tests every configured hook of the step, in priority order. Hooks
@@ -134,7 +144,12 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 	out := make([]Match, len(hooks))
 	for i, h := range hooks {
 		if !h.Claude {
-			out[i] = Match{Hook: h, Target: target, Ignored: !ok, Matched: !ok || h.Matches(target)}
+			m := Match{Hook: h, Target: target, Ignored: !ok, Matched: !ok}
+			if ok {
+				m.Matched, m.Err = h.MatchValue(target)
+				m.Matched = m.Matched || m.Err != nil
+			}
+			out[i] = m
 			continue
 		}
 		if !claudeDone {
@@ -145,9 +160,13 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 		if claudeOK {
 			m.Target = strings.Join(claudeTargets, " | ")
 			for _, t := range claudeTargets {
-				if h.Matches(t) {
-					m.Matched = true
+				ok, err := h.MatchValue(t)
+				if ok {
+					m.Matched, m.Err = true, nil
 					break
+				}
+				if err != nil {
+					m.Matched, m.Err = true, err
 				}
 			}
 		}
@@ -157,12 +176,18 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 }
 
 // execute runs the hooks, in parallel unless the step or the options want
-// them in sequence, and returns their outcomes in priority order.
-func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.Hook, body []byte, env runEnv) []Outcome {
+// them in sequence, and returns their outcomes in priority order. The
+// undecided hooks (their matcher ran out of time) fail without running.
+func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.Hook, undecided map[*config.Hook]error, body []byte, env runEnv) []Outcome {
 	outcomes := make([]Outcome, len(hooks))
 	claudeBody := claudePayload(step, hooks, body)
 	runOne := func(i int) {
 		h := hooks[i]
+		if err, ok := undecided[h]; ok {
+			// Whether it applies is unknown: it fails, without running.
+			outcomes[i] = Outcome{Hook: h, Result: runner.Result{Failure: runner.MatcherTimeout, Detail: err.Error(), ExitCode: -1}}
+			return
+		}
 		b := body
 		if h.Claude {
 			b = claudeBody

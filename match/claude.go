@@ -26,7 +26,7 @@ func CompileClaude(pattern string) (*Matcher, error) {
 	}
 	return &Matcher{
 		source: pattern,
-		m:      func(s string) bool { return names[s] },
+		m:      func(s string) (bool, error) { return names[s], nil },
 		engine: engineNames,
 		expr:   strings.Join(kept, "|"),
 	}, nil

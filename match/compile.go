@@ -1,6 +1,7 @@
 package match
 
 import (
+	"fmt"
 	"regexp"
 	"time"
 
@@ -55,7 +56,7 @@ func Compile(pattern string) (*Matcher, error) {
 		// Go also limits the size of the compiled program (for example
 		// (a{1000}){1000}); regexp2 has no such limit, so fall through.
 		if re, err := regexp.Compile(expr); err == nil {
-			return &Matcher{source: pattern, m: re.MatchString, engine: engineRE2, expr: expr}, nil
+			return &Matcher{source: pattern, m: func(s string) (bool, error) { return re.MatchString(s), nil }, engine: engineRE2, expr: expr}, nil
 		}
 	}
 	return compileBacktrack(pattern, tree)
@@ -69,9 +70,12 @@ func compileBacktrack(pattern string, tree *node) (*Matcher, error) {
 		return nil, engineError(pattern, err)
 	}
 	re.MatchTimeout = matchTimeout
-	m := func(s string) bool {
+	m := func(s string) (bool, error) {
 		ok, err := re.MatchString(s)
-		return err == nil && ok // err is a timeout
+		if err != nil { // a timeout
+			return false, fmt.Errorf("matcher %q could not decide within %v on a value of %d bytes", pattern, matchTimeout, len(s))
+		}
+		return ok, nil
 	}
 	return &Matcher{source: pattern, m: m, engine: engineBacktrack, expr: expr}, nil
 }

@@ -8,7 +8,7 @@ package match
 // callers treat a nil matcher as "matches everything".
 type Matcher struct {
 	source string
-	m      func(string) bool
+	m      func(string) (bool, error)
 	engine engine // which engine runs it; tests assert the routing
 	expr   string // the pattern as handed to that engine
 }
@@ -16,5 +16,14 @@ type Matcher struct {
 // String returns the matcher as written.
 func (m *Matcher) String() string { return m.source }
 
-// MatchString reports whether the matcher matches s (unanchored).
-func (m *Matcher) MatchString(s string) bool { return m.m(s) }
+// MatchString reports whether the matcher matches s (unanchored); a
+// match that could not be decided in time counts as no match.
+func (m *Matcher) MatchString(s string) bool {
+	ok, err := m.m(s)
+	return ok && err == nil
+}
+
+// Match reports whether the matcher matches s (unanchored), or an error
+// when it could not decide: the backtracking engine ran out of time on s.
+// A caller that guards something must not read that as "no match".
+func (m *Matcher) Match(s string) (bool, error) { return m.m(s) }

@@ -28,6 +28,10 @@ const (
 	Canceled Failure = "canceled"
 	// Unsupported means no runner is registered for the hook's type.
 	Unsupported Failure = "unsupported"
+	// MatcherTimeout means the hook's matcher could not decide whether the
+	// hook applies (it ran out of time on the value): the hook did not
+	// run and counts as failed, so its failClosed applies.
+	MatcherTimeout Failure = "matcher_timeout"
 	// Panicked means the runner itself failed (a bug in agenthooks or in
 	// an in-process runner): the hook has no answer, as if it had crashed.
 	Panicked Failure = "panic"
