@@ -23,7 +23,7 @@ import (
 
 // Defaults.
 const (
-	DefaultTimeout       = 60 * time.Second
+	DefaultTimeout       = runner.DefaultTimeout
 	DefaultPromptTimeout = runner.DefaultPromptTimeout
 	// CursorVersion is what hooks see in cursor_version and CURSOR_VERSION
 	// unless the host says otherwise.

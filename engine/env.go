@@ -8,6 +8,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/llm"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // HookMarker is set in every hook's environment.
@@ -76,8 +77,8 @@ type sessionVar struct {
 func (e *Engine) baseEnv(fields map[string]json.RawMessage, sess Session) runEnv {
 	r := runEnv{host: e.opts.Env}
 	for k, v := range sess.Env {
-		src := sess.sourceOf(k)
-		if refusedEnv(k, src) != "" {
+		src := sess.SourceOf(k)
+		if session.Refused(k, src) != "" {
 			continue
 		}
 		r.session = append(r.session, sessionVar{kv: k + "=" + v, src: src})

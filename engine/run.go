@@ -277,7 +277,7 @@ func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision
 	case d.Step == event.SessionStart && (len(d.Env) > 0 || d.AdditionalContext != ""):
 		err = e.opts.Sessions.Update(ctx, conv, func(s *Session) {
 			for k, v := range d.Env {
-				s.setEnv(k, v, envSource(d.Hooks, k))
+				s.SetEnv(k, v, envSource(d.Hooks, k))
 			}
 			s.AdditionalContext = d.AdditionalContext
 		})

@@ -3,84 +3,25 @@ package engine
 import (
 	"context"
 	"maps"
-	"sync"
+	"slices"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/session"
 )
 
-// Session is what the engine remembers about one conversation between
-// steps: the sessionStart env and context, and the stop follow-up counts.
-type Session struct {
-	// Env is every variable the conversation's sessionStart hooks set,
-	// each with the value of the highest-priority source that set it.
-	Env map[string]string `json:"env,omitempty"`
-	// EnvSource names, for each variable of Env, the source whose hook set
-	// it (config.Source.String()). A hook sees a variable only when that
-	// source is its own or one of higher priority, so a project cannot
-	// reach an enterprise hook through its environment. A variable without
-	// a source (a session stored by an older version) or with a name this
-	// version does not know counts as set by the lowest-priority source.
-	EnvSource         map[string]string `json:"env_source,omitempty"`
-	AdditionalContext string            `json:"additional_context,omitempty"`
-	// LoopCounts counts consecutive automatic follow-ups, keyed by "stop"
-	// or "subagentStop:<subagent>".
-	LoopCounts map[string]int `json:"loop_counts,omitempty"`
-}
-
-func (s Session) clone() Session {
-	s.Env = maps.Clone(s.Env)
-	s.EnvSource = maps.Clone(s.EnvSource)
-	s.LoopCounts = maps.Clone(s.LoopCounts)
-	return s
-}
-
-// lowestSource is the source of lowest priority: what a session variable
-// of unknown origin is taken to come from.
-const lowestSource = config.ClaudeUser
-
-// sourceOf is the source that set the session variable name.
-func (s Session) sourceOf(name string) config.Source {
-	if n, ok := s.EnvSource[name]; ok {
-		for src := config.Enterprise; src <= lowestSource; src++ {
-			if src.String() == n {
-				return src
-			}
-		}
-	}
-	return lowestSource
-}
-
-// EnvFor returns the session variables a hook of source src sees: those
-// set by src or a source of higher priority, less any refused for the
-// source that set them (a session stored before the refusal existed).
-func (s Session) EnvFor(src config.Source) map[string]string {
-	out := map[string]string{}
-	for k, v := range s.Env {
-		if from := s.sourceOf(k); from <= src && refusedEnv(k, from) == "" {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// setEnv records that a hook of source src set name to value. A variable
-// set before by a source of higher priority keeps that value: a later
-// sessionStart of the conversation (a resumed one) in which the higher
-// hook failed or kept quiet must not let a lower source displace it.
-func (s *Session) setEnv(name, value string, src config.Source) {
-	if _, set := s.Env[name]; set && s.sourceOf(name) < src {
-		return
-	}
-	if s.Env == nil {
-		s.Env = map[string]string{}
-	}
-	if s.EnvSource == nil {
-		s.EnvSource = map[string]string{}
-	}
-	s.Env[name] = value
-	s.EnvSource[name] = src.String()
-}
+// The session types live in package session, below the engine, so that a
+// durable store (package state) implements them without importing the
+// engine. These aliases keep the engine's API as it was.
+type (
+	// Session is what the engine remembers about one conversation between
+	// steps; see session.Session.
+	Session = session.Session
+	// SessionStore keeps sessions between steps; see session.Store.
+	SessionStore = session.Store
+	// MemorySessions is the default SessionStore; see session.Memory.
+	MemorySessions = session.Memory
+)
 
 // envSource is the source of the hook whose value of the sessionStart
 // variable name the merge kept: the first, in priority order, whose answer
@@ -95,51 +36,34 @@ func envSource(hooks []Outcome, name string) config.Source {
 			return o.Hook.Source
 		}
 	}
-	return lowestSource
+	return session.UnknownSource
 }
 
-// SessionStore keeps sessions between steps. The in-memory store serves a
-// long-running host; a CLI, which is a new process per step, plugs in a
-// durable one so that many processes behave like one engine.
-type SessionStore interface {
-	// Get returns the session, or the zero Session when there is none.
-	Get(ctx context.Context, id string) (Session, error)
-	// Update applies fn atomically: no concurrent update is lost.
-	Update(ctx context.Context, id string, fn func(*Session)) error
-	// Delete forgets the session (after sessionEnd).
-	Delete(ctx context.Context, id string) error
-}
-
-// MemorySessions is the default SessionStore.
-type MemorySessions struct {
-	mu sync.Mutex
-	m  map[string]Session
-}
-
-// Get implements SessionStore.
-func (m *MemorySessions) Get(_ context.Context, id string) (Session, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.m[id].clone(), nil
-}
-
-// Update implements SessionStore.
-func (m *MemorySessions) Update(_ context.Context, id string, fn func(*Session)) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.m == nil {
-		m.m = make(map[string]Session)
+// screenEnv takes the refused variables out of a sessionStart hook's
+// answer before the merge sees it, so they reach neither the session nor
+// Decision.Env, and warns about each. The response keeps its raw bytes:
+// the execution log shows what the hook said.
+func (e *Engine) screenEnv(ctx context.Context, h *config.Hook, res *runner.Result) {
+	if res.Response == nil || len(res.Response.Env) == 0 {
+		return
 	}
-	s := m.m[id].clone()
-	fn(&s)
-	m.m[id] = s
-	return nil
-}
-
-// Delete implements SessionStore.
-func (m *MemorySessions) Delete(_ context.Context, id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	delete(m.m, id)
-	return nil
+	var env map[string]string
+	for _, name := range slices.Sorted(maps.Keys(res.Response.Env)) {
+		why := session.Refused(name, h.Source)
+		if why == "" {
+			continue
+		}
+		if env == nil {
+			// A copy: the runner's response is not edited in place.
+			env = maps.Clone(res.Response.Env)
+		}
+		delete(env, name)
+		e.opts.Logger.WarnContext(ctx, "sessionStart env variable refused",
+			"variable", name, "source", h.Source.String(), "hook", h.ID(), "reason", why)
+	}
+	if env != nil {
+		r := *res.Response
+		r.Env = env
+		res.Response = &r
+	}
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/internal/proc"
+	"github.com/agenthooks/agenthooks/runner"
 )
 
 // handler is a Claude-shaped hook handler (Claude Code, Codex, Gemini
@@ -97,9 +97,9 @@ func effectiveTimeout(h *config.Hook) time.Duration {
 	case h.Timeout > 0:
 		return h.Timeout
 	case h.Type == config.TypePrompt:
-		return engine.DefaultPromptTimeout
+		return runner.DefaultPromptTimeout
 	}
-	return engine.DefaultTimeout
+	return runner.DefaultTimeout
 }
 
 // seconds converts d to whole seconds (at least 1), rounding up, and

@@ -86,6 +86,12 @@ func (p Prompt) run(ctx context.Context, req Request) Result {
 // gives none; the engine's default too.
 const DefaultPromptTimeout = 30 * time.Second
 
+// DefaultTimeout is the engine's timeout of a hook of any other type whose
+// definition gives none, as Cursor's. It lives here, below the engine, so
+// that packages describing hooks (export) can state it without importing
+// the engine.
+const DefaultTimeout = 60 * time.Second
+
 // failure classifies a failed Judge call. The contexts decide first: an
 // error that happened because the hook's time ran out is a timeout
 // whatever the transport said, and one because the caller left is

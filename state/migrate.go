@@ -13,7 +13,7 @@ var migrations = []string{
 	// 1: sessions and records.
 	`CREATE TABLE sessions (
 		conversation_id TEXT PRIMARY KEY,
-		data            TEXT NOT NULL,    -- engine.Session as JSON
+		data            TEXT NOT NULL,    -- session.Session as JSON
 		updated_at      INTEGER NOT NULL  -- Unix nanoseconds
 	);
 	CREATE INDEX sessions_updated_at ON sessions(updated_at);

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // Get returns the session of conversation id, or the zero Session when
 // there is none.
-func (s *Store) Get(ctx context.Context, id string) (engine.Session, error) {
+func (s *Store) Get(ctx context.Context, id string) (session.Session, error) {
 	sess, err := getSession(ctx, s.db, id)
 	if err != nil {
 		return sess, fmt.Errorf("%s: %w", s.path, err)
@@ -25,7 +25,7 @@ func (s *Store) Get(ctx context.Context, id string) (engine.Session, error) {
 // result. The read, fn and the write happen in one write transaction, so
 // no concurrent update, from this process or another, is lost. fn runs
 // with the database's write lock held: it must only edit the session.
-func (s *Store) Update(ctx context.Context, id string, fn func(*engine.Session)) error {
+func (s *Store) Update(ctx context.Context, id string, fn func(*session.Session)) error {
 	err := s.writeSession(ctx, func(tx *sql.Tx) error {
 		sess, err := getSession(ctx, tx, id)
 		if err != nil {
@@ -59,8 +59,8 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
-func getSession(ctx context.Context, q querier, id string) (engine.Session, error) {
-	var sess engine.Session
+func getSession(ctx context.Context, q querier, id string) (session.Session, error) {
+	var sess session.Session
 	var data string
 	err := q.QueryRowContext(ctx, `SELECT data FROM sessions WHERE conversation_id = ?`, id).Scan(&data)
 	switch {

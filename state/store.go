@@ -3,7 +3,7 @@
 // log, so that a series of short-lived `agenthooks run` processes behaves
 // like one long-lived engine.
 //
-// Store implements engine.SessionStore and audit.Sink. Many processes may
+// Store implements session.Store and audit.Sink. Many processes may
 // use one database at once: it runs in WAL mode (readers never block the
 // writer), every write transaction starts with BEGIN IMMEDIATE (it takes
 // the write lock up front, so two read-then-write transactions can never
@@ -32,7 +32,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/agenthooks/agenthooks/audit"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // FileName is the database's name inside the state directory.
@@ -44,8 +44,8 @@ const FileName = "state.db"
 const BusyTimeout = 10 * time.Second
 
 var (
-	_ engine.SessionStore = (*Store)(nil)
-	_ audit.Sink          = (*Store)(nil)
+	_ session.Store = (*Store)(nil)
+	_ audit.Sink    = (*Store)(nil)
 )
 
 // Store is an open state database. It is safe for concurrent use by many

@@ -1,13 +1,9 @@
-package engine
+package session
 
 import (
-	"context"
-	"maps"
-	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/runner"
 )
 
 // A sessionStart hook's env reaches the later hooks of its conversation
@@ -76,9 +72,11 @@ var reservedNames = map[string]bool{"CLAUDE_PROJECT_DIR": true, "CLAUDE_ENV_FILE
 
 var reservedPrefixes = []string{"AGENTHOOKS_", "CURSOR_"}
 
-// refusedEnv says why a sessionStart variable set by a hook of source src
-// is refused, or "" when it is taken.
-func refusedEnv(name string, src config.Source) string {
+// Refused says why a sessionStart variable set by a hook of source src
+// is refused, or "" when it is taken. The engine screens every
+// sessionStart answer with it, and EnvFor and the engine's environment
+// apply it again to what a session stored before a refusal existed.
+func Refused(name string, src config.Source) string {
 	up := strings.ToUpper(name)
 	if reservedNames[up] || hasAnyPrefix(up, reservedPrefixes) {
 		return "reserved: agenthooks and the agent set it"
@@ -99,33 +97,4 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 		}
 	}
 	return false
-}
-
-// screenEnv takes the refused variables out of a sessionStart hook's
-// answer before the merge sees it, so they reach neither the session nor
-// Decision.Env, and warns about each. The response keeps its raw bytes:
-// the execution log shows what the hook said.
-func (e *Engine) screenEnv(ctx context.Context, h *config.Hook, res *runner.Result) {
-	if res.Response == nil || len(res.Response.Env) == 0 {
-		return
-	}
-	var env map[string]string
-	for _, name := range slices.Sorted(maps.Keys(res.Response.Env)) {
-		why := refusedEnv(name, h.Source)
-		if why == "" {
-			continue
-		}
-		if env == nil {
-			// A copy: the runner's response is not edited in place.
-			env = maps.Clone(res.Response.Env)
-		}
-		delete(env, name)
-		e.opts.Logger.WarnContext(ctx, "sessionStart env variable refused",
-			"variable", name, "source", h.Source.String(), "hook", h.ID(), "reason", why)
-	}
-	if env != nil {
-		r := *res.Response
-		r.Env = env
-		res.Response = &r
-	}
 }
