@@ -1,60 +1,16 @@
 package config
 
 import (
-	"strings"
-	"unicode/utf8"
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/suggest"
 )
 
-// closest returns the candidate nearest to word by edit distance, for
-// "did you mean …?" fixes. Case, '_' and '-' are ignored when comparing,
-// so "PreToolUse" finds preToolUse and "fail_closed" finds failClosed. A
-// candidate further away than half its own length is no suggestion at
-// all; ok is false then.
-func closest(word string, candidates []string) (best string, ok bool) {
-	const maxWord = 64 // longer keys are not typos of ours; skip the work
-	if utf8.RuneCountInString(word) > maxWord {
-		return "", false
-	}
-	w := []rune(normalizeName(word))
-	bestDist := -1
-	for _, c := range candidates {
-		cn := []rune(normalizeName(c))
-		d := editDistance(w, cn)
-		if d*2 > len(cn) {
-			continue
-		}
-		if bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best, bestDist >= 0
-}
-
-func normalizeName(s string) string {
-	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+// closest returns the candidate nearest to word (see suggest.Closest).
+func closest(word string, candidates []string) (string, bool) {
+	return suggest.Closest(word, candidates)
 }
 
 // SuggestStep returns the known step name nearest to name, for "did you
-// mean …?" messages wherever a step is written by hand.
-func SuggestStep(name string) (string, bool) { return closest(name, stepNames) }
+// mean …?" messages wherever a step is written by hand. It is
+// event.SuggestStep, kept here for the callers that used it.
+func SuggestStep(name string) (string, bool) { return event.SuggestStep(name) }

@@ -29,17 +29,3 @@ func TestClosest(t *testing.T) {
 		t.Errorf("closest(loopLimit) = %q", got)
 	}
 }
-
-func TestEditDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"kitten", "sitting", 3}, {"stop", "stop", 0}, {"é", "e", 1},
-	}
-	for _, tt := range tests {
-		if got := editDistance([]rune(tt.a), []rune(tt.b)); got != tt.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}

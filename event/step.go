@@ -6,6 +6,8 @@
 // a step name lives in exactly one place.
 package event
 
+import "github.com/agenthooks/agenthooks/internal/suggest"
+
 // Step names a point in the agent or Tab loop at which hooks run. The
 // values are Cursor's hooks.json keys, so a Step can be used as one.
 type Step string
@@ -125,3 +127,14 @@ func (s Step) Sequential() bool {
 
 // Tab reports whether the step belongs to Tab rather than the agent.
 func (s Step) Tab() bool { return s == BeforeTabFileRead || s == AfterTabFileEdit }
+
+// SuggestStep returns the known step name nearest to name, for "did you
+// mean …?" messages wherever a step is written by hand (hooks files,
+// policies, a team server's hooks, the command line).
+func SuggestStep(name string) (string, bool) {
+	names := make([]string, len(Steps))
+	for i, s := range Steps {
+		names[i] = string(s)
+	}
+	return suggest.Closest(name, names)
+}

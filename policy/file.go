@@ -9,7 +9,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 )
 
@@ -224,7 +223,7 @@ func (p *parser) steps(field string, v *yaml.Node) []event.Step {
 			p.add(it, at, "must be a step name, not a "+kindName(it), "")
 		case !s.Known():
 			hint := ""
-			if near, ok := config.SuggestStep(it.Value); ok {
+			if near, ok := event.SuggestStep(it.Value); ok {
 				hint = fmt.Sprintf(" (did you mean %q?)", near)
 			}
 			p.add(it, at, fmt.Sprintf("unknown step %q%s", it.Value, hint), "use one of the steps listed in docs/policies.md")

@@ -153,7 +153,7 @@ func (c *Client) checkHook(h *teamv1.TeamHook, teamID int64) (Hook, []string) {
 	}
 	step := event.Step(h.GetHookStep())
 	if !step.Known() {
-		if s, ok := config.SuggestStep(h.GetHookStep()); ok {
+		if s, ok := event.SuggestStep(h.GetHookStep()); ok {
 			bad("unknown step %q (did you mean %q?)", printable(h.GetHookStep()), s)
 		} else {
 			bad("unknown step %q", printable(h.GetHookStep()))
