@@ -41,7 +41,7 @@ var layers = [][]string{
 
 // leavesBeside stand beside the layers and import no package of the module,
 // so any layer may import them.
-var leavesBeside = []string{"examples"}
+var leavesBeside = []string{"examples", "deploy"}
 
 // testOnly are test helpers and end-to-end tests: they may import anything,
 // and no library package may import them.
