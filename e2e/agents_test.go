@@ -43,19 +43,8 @@ const allowedCommand = "echo ok > allowed.txt"
 func TestGemini(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t)
-	model := agenttest.NewGemini(agenttest.Script{Steps: []agenttest.Step{
-		agenttest.Call("run_shell_command", map[string]any{"command": "git push origin main", "description": "Push main."}),
-		agenttest.Call("run_shell_command", map[string]any{"command": allowedCommand, "description": "Write allowed.txt."}),
-		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
-	}})
+	out, model, err := runGeminiPush(t, w)
 	defer model.Close()
-	gemini := geminiAgent(t, w, model.URL())
-
-	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
-	defer cancel()
-	start := time.Now()
-	out, err := w.run(ctx, gemini, "--prompt", prompt, "--approval-mode", "yolo", "--model", "gemini-2.5-flash")
-	t.Logf("gemini ran %s", time.Since(start).Round(time.Millisecond))
 	check(t, w, out, err, model, []string{
 		"sessionStart", "beforeSubmitPrompt",
 		"preToolUse", "beforeShellExecution git push origin main",
@@ -63,6 +52,24 @@ func TestGemini(t *testing.T) {
 		"postToolUse", "afterShellExecution " + allowedCommand,
 		"stop", "sessionEnd",
 	})
+}
+
+// runGeminiPush runs real Gemini CLI in w against a model that asks for
+// git push, then for the allowed command.
+func runGeminiPush(t *testing.T, w *workspace) (string, *agenttest.Gemini, error) {
+	t.Helper()
+	model := agenttest.NewGemini(agenttest.Script{Steps: []agenttest.Step{
+		agenttest.Call("run_shell_command", map[string]any{"command": "git push origin main", "description": "Push main."}),
+		agenttest.Call("run_shell_command", map[string]any{"command": allowedCommand, "description": "Write allowed.txt."}),
+		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
+	}})
+	gemini := geminiAgent(t, w, model.URL())
+	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
+	defer cancel()
+	start := time.Now()
+	out, err := w.run(ctx, gemini, "--prompt", prompt, "--approval-mode", "yolo", "--model", "gemini-2.5-flash")
+	t.Logf("gemini ran %s", time.Since(start).Round(time.Millisecond))
+	return out, model, err
 }
 
 func TestOpenCode(t *testing.T) {
