@@ -93,7 +93,7 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 	roots := h.cursorRoots(req)
 	defer func() {
 		if p := recover(); p != nil {
-			rep = h.cursorFault(ctx, req, roots, panicErr(p))
+			rep = h.cursorFault(ctx, req, roots, h.panicErr(p))
 		}
 	}()
 	if req.PayloadErr != nil {
@@ -151,7 +151,7 @@ func (h *Host) runAgent(ctx context.Context, d *dialect.Dialect, req Request) (r
 	var r *dialect.Request
 	defer func() {
 		if p := recover(); p != nil {
-			rep = h.agentFault(ctx, d, req, r, panicErr(p))
+			rep = h.agentFault(ctx, d, req, r, h.panicErr(p))
 		}
 	}()
 	if req.PayloadErr != nil {
@@ -176,14 +176,14 @@ func (h *Host) runAgent(ctx context.Context, d *dialect.Dialect, req Request) (r
 	}
 	rep.Problems = problems(eng)
 	faultinject.At("run")
-	ds, notes, err := runCalls(ctx, eng, r.Calls)
+	ds, notes, err := h.runCalls(ctx, eng, r.Calls)
 	rep.Notes = append(rep.Notes, notes...)
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
 	}
 	v := dialect.Merge(ds)
 	if again := r.Recheck(v); len(again) > 0 {
-		more, notes, err := runCalls(ctx, eng, again)
+		more, notes, err := h.runCalls(ctx, eng, again)
 		rep.Notes = append(rep.Notes, notes...)
 		if err != nil {
 			return h.agentFault(ctx, d, req, r, err)
@@ -273,7 +273,7 @@ func (rep *Reply) answer(a dialect.Answer) *Reply {
 // independent, and the agent waits for the slowest), after reading the
 // files beforeReadFile hooks are shown. Decisions come back in the order
 // of the calls.
-func runCalls(ctx context.Context, eng *engine.Engine, calls []dialect.Call) ([]*engine.Decision, []string, error) {
+func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []dialect.Call) ([]*engine.Decision, []string, error) {
 	var notes []string
 	for _, err := range dialect.LoadContents(calls, dialect.ReadBounded(dialect.MaxContent)) {
 		notes = append(notes, err.Error())
@@ -289,7 +289,7 @@ func runCalls(ctx context.Context, eng *engine.Engine, calls []dialect.Call) ([]
 		wg.Go(func() {
 			defer func() {
 				if p := recover(); p != nil {
-					errs[i] = panicErr(p)
+					errs[i] = h.panicErr(p)
 				}
 			}()
 			ds[i], errs[i] = eng.Run(ctx, c.Step, body)
@@ -306,7 +306,7 @@ func runCalls(ctx context.Context, eng *engine.Engine, calls []dialect.Call) ([]
 func (h *Host) safeEngine(roots []string, noClaude bool) (e *engine.Engine, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			e, err = nil, panicErr(p)
+			e, err = nil, h.panicErr(p)
 		}
 	}()
 	return h.Engine(roots, noClaude)
@@ -343,9 +343,11 @@ func closedDecision(step event.Step, cause error) *engine.Decision {
 	return d
 }
 
-// panicErr turns a recovered panic into an error that says where.
-func panicErr(p any) error {
-	return fmt.Errorf("internal error (a bug in agenthooks; please report it): panic: %v\n%s", p, debug.Stack())
+// panicErr turns a recovered panic into an error for the answer and the
+// log; the stack, for a bug report, goes to the warnings only.
+func (h *Host) panicErr(p any) error {
+	h.Warnf("internal error: panic: %v\n%s", p, debug.Stack())
+	return fmt.Errorf("internal error (a bug in agenthooks; please report it): panic: %v", p)
 }
 
 // responseJSON is a decision in Cursor's response shape, one line.
