@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
@@ -59,25 +58,9 @@ func faultDecision(in mergeInput, hooks []*config.Hook, cause error) *Decision {
 		detail = cause.Error()
 	}
 	for i, h := range hooks {
-		outcomes[i] = Outcome{Hook: h, Result: runner.Result{Failure: runner.HostFault, Detail: detail, ExitCode: -1, Duration: time.Duration(0)}}
+		outcomes[i] = Outcome{Hook: h, Result: runner.Result{Failure: runner.HostFault, Detail: detail, ExitCode: -1}}
 	}
 	return merge(in, outcomes)
-}
-
-// FailClosed reports whether any hook configured for step is failClosed,
-// whatever its matcher: what a host asks before it answers a step it
-// could not even hand to the engine.
-func (e *Engine) FailClosed(step event.Step) bool {
-	idx := event.Index(step)
-	if idx < 0 {
-		return false
-	}
-	for _, h := range e.snap.Load().byStep[idx] {
-		if h.FailClosed {
-			return true
-		}
-	}
-	return false
 }
 
 // unloadedRunner answers the stand-in of a fail-closed hook whose file
