@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
 // What RedactSecrets (the default) does to a record before it is stored:
@@ -143,7 +145,9 @@ func (r *redactor) json(raw json.RawMessage) json.RawMessage {
 		return raw
 	}
 	out := rewriteStrings(raw, r.literal)
-	if !json.Valid(out) {
+	// jsonscan, not json.Valid: a payload nested past encoding/json's
+	// 10000 levels is still a document to keep.
+	if !jsonscan.Valid(out) {
 		return json.RawMessage(`"` + redactedPrefix + `unreadable]"`)
 	}
 	return out

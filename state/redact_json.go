@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
 // rewriteStrings returns doc, which must be valid JSON, with each string
@@ -102,9 +104,6 @@ func decodeLiteral(content []byte) string {
 // encodeString is s as a JSON string literal. HTML characters stay as they
 // are: the log is not a web page, and "<" reads better than "\u003c".
 func encodeString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	b, _ := jsonplain.Marshal(s) // a string always encodes
+	return b
 }

@@ -52,14 +52,13 @@ var (
 // goroutines and, through SQLite's file locks, by many processes.
 type Store struct {
 	db *sql.DB
-	// logWait and sessWait bound how long a log write and a session
-	// update wait for another process's lock (Options.LogWait,
-	// Options.SessionWait); each sets SQLite's busy timeout on its own
+	// logWait bounds how long a log write waits for another process's
+	// lock (Options.LogWait, else DefaultLogWait); like Options.SessionWait
+	// for session updates, it sets SQLite's busy timeout on its own
 	// transaction's connection, so one pool serves every write.
-	logWait  time.Duration
-	sessWait time.Duration
-	path     string
-	opts     Options
+	logWait time.Duration
+	path    string
+	opts    Options
 	// writer admits one write transaction of this process at a time, so
 	// the goroutines of one process queue here (cheaply, and honouring
 	// their contexts) instead of spinning in SQLite's busy handler;
@@ -102,10 +101,7 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if logWait == 0 {
 		logWait = DefaultLogWait
 	}
-	s := &Store{db: db, logWait: logWait, sessWait: BusyTimeout, path: path, opts: o, writer: make(chan struct{}, 1)}
-	if o.SessionWait > 0 {
-		s.sessWait = o.SessionWait
-	}
+	s := &Store{db: db, logWait: logWait, path: path, opts: o, writer: make(chan struct{}, 1)}
 	if err := s.migrate(ctx); err != nil {
 		_ = s.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -154,11 +150,10 @@ func (s *Store) write(ctx context.Context, fn func(*sql.Tx) error) error {
 
 // writeSession is write for session updates, bounded by SessionWait.
 func (s *Store) writeSession(ctx context.Context, fn func(*sql.Tx) error) error {
-	wait := time.Duration(0)
-	if s.sessWait != BusyTimeout {
-		wait = s.sessWait
+	if w := s.opts.SessionWait; w > 0 {
+		return s.writeOn(ctx, w, w, fn)
 	}
-	return s.writeOn(ctx, wait, s.sessWait, fn)
+	return s.write(ctx, fn)
 }
 
 // writeShort is write waiting only s.logWait for the lock, in this

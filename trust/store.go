@@ -207,6 +207,8 @@ func (s *Store) Lookup(root string) (Workspace, bool) {
 // Trusted reports whether workspace root is trusted, whatever its files
 // hold now.
 func (s *Store) Trusted(root string) bool {
-	_, ok := s.Lookup(root)
-	return ok
+	r := resolve(root, "")
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state.Workspaces[r.key] != nil
 }
