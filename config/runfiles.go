@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // RunFile is a file that a project hook runs or reads, as it is now.
@@ -49,7 +50,9 @@ func RunFilePaths(command, dir, root string) []string {
 		return nil
 	}
 	root = filepath.Clean(root)
-	realRoot, rootErr := filepath.EvalSymlinks(root)
+	// The root's real path is needed only for a word outside it as
+	// written, which is rare: resolved once, when first needed.
+	realRoot := sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(root) })
 	var out []string
 	seen := map[string]bool{}
 	for _, w := range commandWords(command, root) {
@@ -62,9 +65,11 @@ func RunFilePaths(command, dir, root string) []string {
 			continue
 		}
 		inside := within(root, p)
-		if !inside && rootErr == nil {
-			if real, err := filepath.EvalSymlinks(p); err == nil {
-				inside = within(realRoot, real) && real != realRoot
+		if !inside {
+			if rr, rootErr := realRoot(); rootErr == nil {
+				if real, err := filepath.EvalSymlinks(p); err == nil {
+					inside = within(rr, real) && real != rr
+				}
 			}
 		}
 		if inside {
