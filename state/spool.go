@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/internal/filelock"
+
+	"github.com/agenthooks/agenthooks/internal/atomicfile"
 )
 
 // The spool keeps the runs that could not be written to the database (it
@@ -73,7 +75,7 @@ func (s *Store) spool(r run) error {
 		}
 		data = data[i+1:]
 	}
-	return replaceFile(path, append(data, line...))
+	return writeSpoolFile(path, append(data, line...))
 }
 
 // appendLine appends line to the file at path, after a newline when the
@@ -92,25 +94,6 @@ func appendLine(path string, line []byte, cutShort bool) error {
 	}
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("spool: write %s: %w", path, err)
-	}
-	return nil
-}
-
-// replaceFile writes data to path through a temporary file renamed over
-// it, so that a crash leaves the old or the new spool, not half of one.
-func replaceFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), SpoolName+".*")
-	if err != nil {
-		return fmt.Errorf("spool: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("spool: write %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("spool: %w", err)
 	}
 	return nil
 }
@@ -224,4 +207,13 @@ func (c *spoolClaim) release(committed bool) {
 		_ = os.Remove(c.s.spoolPath())
 	}
 	unlockSpool(c.lock)
+}
+
+// writeSpoolFile replaces the spool's content atomically, so that a crash
+// leaves the old or the new spool, not half of one.
+func writeSpoolFile(path string, data []byte) error {
+	if err := atomicfile.Write(path, data); err != nil {
+		return fmt.Errorf("spool: write %s: %w", path, err)
+	}
+	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/atomicfile"
 )
 
 // Trust pins files (path → content; a relative path is relative to root)
@@ -81,33 +83,9 @@ func (s *Store) update(change func(*storeFile) error) error {
 	if err != nil {
 		return fmt.Errorf("trust store: %w", err)
 	}
-	if err := writeAtomic(s.path, append(data, '\n')); err != nil {
+	if err := atomicfile.Write(s.path, append(data, '\n')); err != nil {
 		return fmt.Errorf("trust store: %w", err)
 	}
 	s.state = st
 	return nil
-}
-
-// writeAtomic replaces path with data so that a reader sees the old file
-// or the new one, never a part: a temporary file in the same directory,
-// synced, then renamed over it. CreateTemp makes it 0600: the file says
-// which repositories may run code.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return rename(tmp.Name(), path)
 }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package trust
+package atomicfile
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 )
 
 // rename replaces newpath with oldpath. On Windows a reader that has the
-// store open (Open takes no lock) makes the replace fail for a moment
+// file open makes the replace fail for a moment
 // with a sharing violation, so retry for up to a second.
 func rename(oldpath, newpath string) error {
 	var err error

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package trust
+package atomicfile
 
 import "os"
 
