@@ -139,8 +139,3 @@ func renderSpans(s string, spans []span) string {
 	b.WriteString(s[at:])
 	return b.String()
 }
-
-// redactString is s with its secrets replaced by markers.
-func redactString(s string) string {
-	return renderSpans(s, secretSpans(s))
-}

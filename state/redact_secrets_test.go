@@ -160,3 +160,8 @@ func FuzzRedactString(f *testing.F) {
 		_ = r.str("content", s)
 	})
 }
+
+// redactString is s with its secrets replaced by markers.
+func redactString(s string) string {
+	return renderSpans(s, secretSpans(s))
+}
