@@ -245,11 +245,12 @@ func object(agent string, payload []byte) (map[string]json.RawMessage, error) {
 		return nil, &ParseError{Agent: agent, Err: fmt.Errorf("stdin is empty; %s writes the hook's JSON payload there", agent)}
 	}
 	m, err := jsonscan.Object(trimmed)
+	var syntax *jsonscan.SyntaxError
 	switch {
-	case err != nil && strings.HasPrefix(err.Error(), "not a JSON object"):
-		return nil, &ParseError{Agent: agent, Err: err} // it says what the payload is instead
-	case err != nil:
+	case errors.As(err, &syntax):
 		return nil, &ParseError{Agent: agent, Err: fmt.Errorf("not a JSON object: %v", err)}
+	case err != nil: // valid JSON of another kind: it says which
+		return nil, &ParseError{Agent: agent, Err: err}
 	case m == nil:
 		return nil, &ParseError{Agent: agent, Err: fmt.Errorf("not a JSON object: it is null")}
 	}

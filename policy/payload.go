@@ -185,7 +185,7 @@ func dirOfJSON(doc []byte) string {
 		if s, isStr := jsonString(raw); isStr {
 			raw = []byte(s) // some hosts send the tool input as a JSON string
 		}
-		if json.Valid(raw) {
+		if jsonscan.Valid(raw) { // a deep tool input still has its directory
 			if w, ok := topField(raw, "working_directory"); ok {
 				wd, _ = jsonString(w)
 			}
