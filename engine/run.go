@@ -107,7 +107,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 		if body, err = p.encode(); err != nil {
 			return nil, nil, fmt.Errorf("run %s: encode payload: %w", step, err)
 		}
-		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(fields, sess))
+		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(ctx, fields, sess))
 	}
 	d := merge(in, outcomes)
 	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)

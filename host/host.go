@@ -61,9 +61,10 @@ type Host struct {
 	warned   map[string]bool
 	warnings []string
 	logged   int // warnings already written to the log
+	opened   int // warnings raised by Open
 
 	mu      sync.Mutex
-	engines map[string]*engine.Engine
+	engines map[string]*cached
 }
 
 // Open assembles a host. It does not fail: whatever cannot be opened
@@ -75,7 +76,7 @@ func Open(ctx context.Context, o Options) *Host {
 	if o.Locations == nil {
 		o.Locations = config.DefaultLocations
 	}
-	h := &Host{opts: o, warned: map[string]bool{}, engines: map[string]*engine.Engine{}}
+	h := &Host{opts: o, warned: map[string]bool{}, engines: map[string]*cached{}}
 	h.getenv = lookup(o.Environ)
 	h.openTrust()
 	judge := h.openJudge()
@@ -86,6 +87,7 @@ func Open(ctx context.Context, o Options) *Host {
 		config.TypePrompt:  runner.Prompt{Client: judge},
 	}
 	h.openState(ctx)
+	h.opened = len(h.warnings)
 	return h
 }
 
@@ -185,15 +187,33 @@ func (h *Host) warningCount() int {
 	return len(h.warnings)
 }
 
+// maxEngines bounds the engines a host keeps, one per set of workspace
+// roots: a resident host serves every project of its user.
+const maxEngines = 64
+
+// cached is an engine and the inputs it was loaded from.
+type cached struct {
+	eng  *engine.Engine
+	in   inputs
+	used time.Time
+}
+
 // Engine returns the engine for a set of workspace roots, loading it on
-// first use. noClaude leaves Claude Code's settings files out of the
-// sources, for an agent that runs them itself.
+// first use and again whenever a file it was loaded from changed since.
+// noClaude leaves Claude Code's settings files out of the sources, for
+// an agent that runs them itself.
 func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
 	key := fmt.Sprintf("%t\x00%s", noClaude, strings.Join(roots, "\x00"))
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if e, ok := h.engines[key]; ok {
-		return e, nil
+	now := time.Now()
+	if c, ok := h.engines[key]; ok {
+		c.used = now
+		if !c.in.current() {
+			c.eng.Reload(context.Background())
+			c.in = inputsOf(c.eng, h.trust, now)
+		}
+		return c.eng, nil
 	}
 	loc := h.opts.Locations(roots)
 	loc.NoClaude = noClaude
@@ -212,8 +232,23 @@ func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load hooks: %w", err)
 	}
-	h.engines[key] = e
+	if len(h.engines) >= maxEngines {
+		h.dropOldest()
+	}
+	h.engines[key] = &cached{eng: e, in: inputsOf(e, h.trust, now), used: now}
 	return e, nil
+}
+
+// dropOldest forgets the engine used longest ago.
+func (h *Host) dropOldest() {
+	var oldest string
+	var t time.Time
+	for k, c := range h.engines {
+		if oldest == "" || c.used.Before(t) {
+			oldest, t = k, c.used
+		}
+	}
+	delete(h.engines, oldest)
 }
 
 // Flush writes the execution records kept so far. A store that is busy

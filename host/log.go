@@ -72,7 +72,7 @@ type warnHandler struct {
 
 func (w warnHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
 
-func (w warnHandler) Handle(_ context.Context, r slog.Record) error {
+func (w warnHandler) Handle(ctx context.Context, r slog.Record) error {
 	var b strings.Builder
 	b.WriteString(r.Message)
 	add := func(a slog.Attr) bool {
@@ -83,7 +83,7 @@ func (w warnHandler) Handle(_ context.Context, r slog.Record) error {
 		add(a)
 	}
 	r.Attrs(add)
-	w.h.Warnf("%s", b.String())
+	w.h.warn(ctx, "%s", b.String())
 	return nil
 }
 

@@ -42,6 +42,10 @@ type Request struct {
 	Dir string
 	// Approve passes an explicit allow on to agents as an approval.
 	Approve bool
+	// Env is the caller's environment, which hooks inherit in place of
+	// Options.Environ: for a host that serves many callers. nil means
+	// Options.Environ.
+	Env []string
 }
 
 // Reply is the answer, ready to write: stdout bytes, stderr lines and the
@@ -63,7 +67,8 @@ type Reply struct {
 	// Interrupted is set when ctx ended before the hooks decided.
 	Interrupted bool
 	// Problems are the sources' load problems; Notes what --verbose shows;
-	// Warnings the host's warnings raised during this run.
+	// Warnings the host's warnings raised during this run (OpenWarnings
+	// holds those raised before any run).
 	Problems []string
 	Notes    []string
 	Warnings []string
@@ -72,10 +77,13 @@ type Reply struct {
 // Run answers one step. It always answers: a fault of agenthooks' own is
 // answered as Fault documents, never by an error.
 func (h *Host) Run(ctx context.Context, req Request) (rep *Reply) {
-	n := h.warningCount()
+	ctx, rw := withRunWarnings(ctx)
+	if req.Env != nil {
+		ctx = engine.WithEnv(ctx, req.Env)
+	}
 	defer func() {
 		if rep != nil {
-			rep.Warnings = h.warningsSince(n)
+			rep.Warnings = rw.take()
 		}
 	}()
 	if req.Agent != "" {
@@ -90,7 +98,7 @@ func (h *Host) Run(ctx context.Context, req Request) (rep *Reply) {
 
 // runCursor answers a Cursor step.
 func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
-	roots := h.cursorRoots(req)
+	roots := h.cursorRoots(ctx, req)
 	defer func() {
 		if p := recover(); p != nil {
 			rep = h.cursorFault(ctx, req, roots, h.panicErr(p))
@@ -125,7 +133,7 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 // if a hook that would have applied is failClosed, else no opinion; a
 // warning either way, exit 0 (the decision is in the JSON, as always).
 func (h *Host) cursorFault(ctx context.Context, req Request, roots []string, cause error) *Reply {
-	h.Warnf("could not decide %s: %v", req.Step, cause)
+	h.warn(ctx, "could not decide %s: %v", req.Step, cause)
 	rep := &Reply{Fault: cause}
 	var d *engine.Decision
 	if eng, err := h.safeEngine(roots, false); err == nil {
@@ -206,7 +214,7 @@ func (h *Host) runAgent(ctx context.Context, d *dialect.Dialect, req Request) (r
 // block is the agent's plain refusal. Nothing failClosed: the agent's
 // failed-hook convention, a warning that changes nothing.
 func (h *Host) agentFault(ctx context.Context, d *dialect.Dialect, req Request, r *dialect.Request, cause error) *Reply {
-	h.Warnf("could not decide the %s event: %v", d.Title, cause)
+	h.warn(ctx, "could not decide the %s event: %v", d.Title, cause)
 	rep := &Reply{Fault: cause}
 	roots := h.agentRoots(d, req, r)
 	eng, err := h.safeEngine(roots, d.ReadsClaudeSettings)
@@ -373,10 +381,10 @@ func problems(eng *engine.Engine) []string {
 // workspace_roots, else the caller's, else the working directory; always
 // absolute. A workspace_roots of the wrong type is a warning, not a fault:
 // the other roots still find the hooks.
-func (h *Host) cursorRoots(req Request) []string {
+func (h *Host) cursorRoots(ctx context.Context, req Request) []string {
 	roots, err := payloadRoots(req.Payload)
 	if err != nil {
-		h.Warnf("%v; the workspace roots come from --workspace or the working directory", err)
+		h.warn(ctx, "%v; the workspace roots come from --workspace or the working directory", err)
 	}
 	if len(roots) == 0 {
 		roots = req.Workspaces
@@ -390,8 +398,12 @@ func (h *Host) cursorRoots(req Request) []string {
 func (h *Host) agentRoots(d *dialect.Dialect, req Request, r *dialect.Request) []string {
 	roots := req.Workspaces
 	if len(roots) == 0 {
+		getenv := h.getenv
+		if req.Env != nil {
+			getenv = lookup(req.Env)
+		}
 		for _, v := range d.ProjectDirVars {
-			if dir := h.getenv(v); dir != "" {
+			if dir := getenv(v); dir != "" {
 				roots = []string{dir}
 				break
 			}

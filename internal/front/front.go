@@ -1,0 +1,132 @@
+// Package front is the agenthooks command that agents run for every step.
+// It links only the standard library: a step goes over a unix socket to
+// the user's resident engine (agenthooks-engine, started on first use),
+// and when there is no engine it can trust, the step runs in a process of
+// the full binary instead, with the same answer. Every other verb is the
+// full binary's, which front hands the process to.
+package front
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+
+	"github.com/agenthooks/agenthooks/internal/wire"
+)
+
+// EngineName is the full binary's name, installed beside this one.
+const EngineName = "agenthooks-engine"
+
+// Environment variables the client reads.
+const (
+	// EnvEngine set to "off" runs every step in a process of its own.
+	EnvEngine = "AGENTHOOKS_ENGINE"
+	// EnvEngineBin is the full binary's path, when it is not beside this
+	// one or on PATH.
+	EnvEngineBin = "AGENTHOOKS_ENGINE_BIN"
+	// EnvFront tells the full binary the path of this one, which is what
+	// `agenthooks install` writes into agents' settings.
+	EnvFront = "AGENTHOOKS_FRONT"
+)
+
+// Main runs the command line and returns the exit code.
+func Main(args []string) int {
+	bin, err := engineBinary()
+	if err != nil {
+		return missing(args, err)
+	}
+	if !served(args) {
+		return handOver(bin, args)
+	}
+	stdin, readErr := io.ReadAll(io.LimitReader(os.Stdin, wire.MaxBody))
+	env := os.Environ()
+	if os.Getenv(EnvEngine) != "off" && wire.Supported {
+		code, err := ask(bin, args, stdin, readErr, env)
+		if err == nil {
+			return code
+		}
+		debugf("engine: %v", err)
+	}
+	return runHere(bin, args, stdin)
+}
+
+// served reports whether the verb is answered by the engine: run (every
+// form) and policy FILE, the verbs agents and hooks run for every step.
+// Help, the policy subcommands and everything else go to the full binary.
+func served(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, a := range args {
+		if a == "-h" || a == "--help" || a == "--version" {
+			return false
+		}
+	}
+	switch args[0] {
+	case "run":
+		return true
+	case "policy":
+		return len(args) > 1 && !slices.Contains([]string{"check", "test", "help"}, args[1])
+	}
+	return false
+}
+
+// engineBinary finds the full binary: $AGENTHOOKS_ENGINE_BIN, else beside
+// this executable, else on PATH.
+func engineBinary() (string, error) {
+	if p := os.Getenv(EnvEngineBin); p != "" {
+		return p, nil
+	}
+	name := EngineName
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if _, err := os.Stat(p); err == nil {
+			return p, nil
+		}
+	}
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", fmt.Errorf("%s is neither beside agenthooks nor on PATH (install both: go install github.com/agenthooks/agenthooks/cmd/...@latest)", EngineName)
+	}
+	return p, nil
+}
+
+// missing answers when the full binary cannot be found. A step is
+// refused with exit 2, which every agent reads as a block: a broken
+// install must not let an action through unchecked.
+func missing(args []string, err error) int {
+	fmt.Fprintln(os.Stderr, "agenthooks:", err)
+	if served(args) {
+		fmt.Fprintln(os.Stderr, "agenthooks: the step is blocked: no hooks could run")
+		return 2
+	}
+	return 127
+}
+
+// fullEnv is the environment for the full binary: the caller's, with
+// this binary's path for install.
+func fullEnv() []string {
+	env := os.Environ()
+	if self, err := os.Executable(); err == nil {
+		env = append(env, EnvFront+"="+self)
+	}
+	return env
+}
+
+// debugf prints why the engine was not used, with AGENTHOOKS_ENGINE_DEBUG.
+func debugf(format string, a ...any) {
+	if os.Getenv("AGENTHOOKS_ENGINE_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "agenthooks: "+format+"\n", a...)
+	}
+}
+
+// errRefused is an engine's refusal to run a request.
+var errRefused = errors.New("refused")

@@ -1,0 +1,54 @@
+package front
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+)
+
+// runHere runs the step in a process of the full binary, with the payload
+// already read as its stdin, and passes its exit code on. Signals reach it
+// as they reach this process; it does not outlive this process.
+func runHere(bin string, args []string, stdin []byte) int {
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Env = fullEnv()
+	cmd.SysProcAttr = childAttr()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, interruptSignals...)
+	defer signal.Stop(sigs)
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(os.Stderr, "agenthooks: start %s: %v\n", bin, err)
+		fmt.Fprintln(os.Stderr, "agenthooks: the step is blocked: no hooks could run")
+		return 2
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				_ = cmd.Process.Signal(s)
+			case <-done:
+				return
+			}
+		}
+	}()
+	err := cmd.Wait()
+	close(done)
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee) && ee.ExitCode() >= 0:
+		return ee.ExitCode()
+	case errors.As(err, &ee):
+		// Killed by a signal: the step did not decide.
+		return 130
+	}
+	fmt.Fprintf(os.Stderr, "agenthooks: %s: %v\n", bin, err)
+	return 2
+}

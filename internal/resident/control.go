@@ -1,0 +1,44 @@
+package resident
+
+import (
+	"net"
+	"os"
+	"time"
+
+	"github.com/agenthooks/agenthooks/internal/wire"
+)
+
+// Control requests.
+const (
+	ControlStatus = "status"
+	ControlStop   = "stop"
+)
+
+// control answers a request to the engine itself.
+func (s *Server) control(c *net.UnixConn, req *wire.Request) {
+	switch req.Control {
+	case ControlStatus, ControlStop:
+	default:
+		_ = wire.WriteHeader(c, wire.Ack{Refused: "unknown control " + req.Control})
+		return
+	}
+	if err := wire.WriteHeader(c, wire.Ack{}); err != nil {
+		return
+	}
+	st := &wire.Status{
+		PID:      os.Getpid(),
+		Version:  s.Version,
+		Build:    s.Build,
+		Socket:   s.Socket,
+		Started:  s.started.UTC().Format(time.RFC3339),
+		Steps:    s.steps.Load(),
+		Active:   s.active.Load(),
+		IdleExit: s.Idle.String(),
+	}
+	if req.Control == ControlStop {
+		s.Stop()
+	}
+	if wire.WriteHeader(c, wire.Reply{Status: st}) == nil && wire.WriteBody(c, nil) == nil {
+		_ = wire.WriteBody(c, nil)
+	}
+}

@@ -1,0 +1,288 @@
+// Package resident is the user's resident engine: one process that keeps
+// the hooks, trust, sessions, the log and compiled policies loaded, and
+// runs steps for the agenthooks client over a unix socket in a folder only
+// the user can enter. It serves only the user's own processes (the
+// kernel's peer credentials), exits after an idle time, and makes way for
+// a new engine when the client's binary differs from its own.
+package resident
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/agenthooks/agenthooks/internal/filelock"
+	"github.com/agenthooks/agenthooks/internal/wire"
+)
+
+// DefaultIdle is how long an engine waits for a request before it exits.
+const DefaultIdle = 15 * time.Minute
+
+// lockWait is how long a new engine waits for the one it replaces to
+// finish its requests and let go of the socket.
+const lockWait = 10 * time.Second
+
+// ErrRunning means another engine already serves the socket.
+var ErrRunning = errors.New("an engine already serves this socket")
+
+// Handler runs one verb: the request's arguments, its stdin (which ends
+// with readErr when the client could not read all of it), output to the
+// two writers. It returns the exit code. ctx ends when the client hangs
+// up.
+type Handler func(ctx context.Context, req *wire.Request, stdin io.Reader, stdout, stderr io.Writer) int
+
+// Server is one engine.
+type Server struct {
+	// Socket is the socket's path; its folder must exist and be the
+	// user's alone (wire.Dir).
+	Socket string
+	// Build is the identity of this engine's binary (wire.Identity).
+	Build string
+	// Version is reported by status.
+	Version string
+	// Idle is how long the engine waits for a request before it exits;
+	// zero means DefaultIdle.
+	Idle time.Duration
+	// Serves says whether a verb is one the engine runs; others are
+	// refused and the client runs them itself.
+	Serves func(args []string) bool
+	// Handle runs a served verb.
+	Handle Handler
+	// Logf, when set, receives what the engine has to say about itself.
+	Logf func(format string, a ...any)
+
+	started time.Time
+	steps   atomic.Int64
+	active  atomic.Int64
+	last    atomic.Int64 // unix nanoseconds of the last request's end
+	stop    chan struct{}
+	once    sync.Once
+}
+
+// Serve listens on the socket and serves until ctx ends, the engine has
+// been idle for Idle, a client asks it to stop, or a client from another
+// binary arrives. Requests under way are finished first.
+func (s *Server) Serve(ctx context.Context) error {
+	if s.Idle <= 0 {
+		s.Idle = DefaultIdle
+	}
+	s.stop = make(chan struct{})
+	lock, err := s.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	// The lock is ours, so any socket file is a dead engine's.
+	_ = os.Remove(s.Socket)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: s.Socket, Net: "unix"})
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", s.Socket, err)
+	}
+	ln.SetUnlinkOnClose(true)
+	if err := os.Chmod(s.Socket, 0o600); err != nil {
+		ln.Close()
+		return fmt.Errorf("listen on %s: %w", s.Socket, err)
+	}
+	s.started = time.Now()
+	s.last.Store(s.started.UnixNano())
+
+	var wg sync.WaitGroup
+	go func() {
+		s.waitForEnd(ctx)
+		ln.Close()
+	}()
+	for {
+		c, err := ln.AcceptUnix()
+		if err != nil {
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.serveConn(ctx, c)
+		}()
+	}
+	wg.Wait()
+	s.logf("engine stopped after %s, %d steps served", time.Since(s.started).Round(time.Second), s.steps.Load())
+	return nil
+}
+
+// lock takes the socket's lock file, waiting a while for an engine that
+// is making way.
+func (s *Server) lock(ctx context.Context) (*os.File, error) {
+	f, err := os.OpenFile(s.Socket+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("engine lock: %w", err)
+	}
+	deadline := time.Now().Add(lockWait)
+	for {
+		ok, err := filelock.TryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("engine lock: %w", err)
+		}
+		if ok {
+			return f, nil
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			return nil, ErrRunning
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// waitForEnd returns when the engine should stop taking requests.
+func (s *Server) waitForEnd(ctx context.Context) {
+	t := time.NewTicker(min(s.Idle/4, time.Second))
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.stop:
+			return
+		case <-t.C:
+			if s.active.Load() == 0 && time.Since(time.Unix(0, s.last.Load())) >= s.Idle {
+				s.logf("engine idle for %s: exiting", s.Idle)
+				return
+			}
+		}
+	}
+}
+
+// Stop makes the engine stop taking requests.
+func (s *Server) Stop() { s.once.Do(func() { close(s.stop) }) }
+
+func (s *Server) logf(format string, a ...any) {
+	if s.Logf != nil {
+		s.Logf(format, a...)
+	}
+}
+
+// serveConn answers one connection.
+func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
+	defer c.Close()
+	if uid, err := wire.PeerUID(c); err != nil || uid != os.Getuid() {
+		// Not the user's process: say nothing at all.
+		s.logf("refused a connection from uid %d: %v", uid, err)
+		return
+	}
+	c.SetDeadline(time.Now().Add(30 * time.Second))
+	var req wire.Request
+	if err := wire.ReadHeader(c, &req); err != nil {
+		return
+	}
+	body, err := wire.ReadBody(c, wire.MaxBody)
+	if err != nil {
+		return
+	}
+	c.SetDeadline(time.Time{})
+	switch {
+	case req.Protocol != wire.Protocol:
+		_ = wire.WriteHeader(c, wire.Ack{Refused: fmt.Sprintf("protocol %d, the engine speaks %d", req.Protocol, wire.Protocol), Replace: true})
+		s.Stop()
+		return
+	case req.Build != s.Build:
+		_ = wire.WriteHeader(c, wire.Ack{Refused: "the engine was started from another binary", Replace: true})
+		s.logf("a client of another binary (%s): making way", req.Build)
+		s.Stop()
+		return
+	case req.Control != "":
+		s.control(c, &req)
+		return
+	case s.Serves == nil || !s.Serves(req.Args):
+		_ = wire.WriteHeader(c, wire.Ack{Refused: "not a verb the engine runs"})
+		return
+	}
+	select {
+	case <-s.stop:
+		_ = wire.WriteHeader(c, wire.Ack{Refused: "the engine is stopping"})
+		return
+	default:
+	}
+	s.active.Add(1)
+	defer func() {
+		s.last.Store(time.Now().UnixNano())
+		s.active.Add(-1)
+	}()
+	if err := wire.WriteHeader(c, wire.Ack{}); err != nil {
+		return
+	}
+	s.run(ctx, c, &req, body)
+}
+
+// run runs a verb, with heartbeats while it runs, and writes the reply.
+// The client hanging up cancels the verb.
+func (s *Server) run(ctx context.Context, c *net.UnixConn, req *wire.Request, body []byte) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wmu sync.Mutex
+	finished := make(chan struct{})
+	go func() {
+		// The client sends nothing more: a read returns only when it
+		// hangs up.
+		var b [1]byte
+		_, _ = c.Read(b[:])
+		cancel()
+	}()
+	go func() {
+		t := time.NewTicker(wire.HeartbeatEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-finished:
+				return
+			case <-t.C:
+				wmu.Lock()
+				_ = wire.WriteHeartbeat(c)
+				wmu.Unlock()
+			}
+		}
+	}()
+	var in io.Reader = bytes.NewReader(body)
+	if req.StdinErr != "" {
+		in = io.MultiReader(in, errReader{errors.New(req.StdinErr)})
+	}
+	var out, errOut bytes.Buffer
+	code, ok := s.safeHandle(ctx, req, in, &out, &errOut)
+	close(finished)
+	s.steps.Add(1)
+	if !ok {
+		// No reply: the client runs the step itself.
+		return
+	}
+	wmu.Lock()
+	defer wmu.Unlock()
+	if wire.WriteHeader(c, wire.Reply{Code: code}) == nil && wire.WriteBody(c, out.Bytes()) == nil {
+		_ = wire.WriteBody(c, errOut.Bytes())
+	}
+}
+
+// safeHandle runs the handler; after a panic there is no reply (ok is
+// false), so the client runs the step itself.
+func (s *Server) safeHandle(ctx context.Context, req *wire.Request, in io.Reader, out, errOut *bytes.Buffer) (code int, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.logf("panic serving %v: %v", req.Args, p)
+			ok = false
+		}
+	}()
+	return s.Handle(ctx, req, in, out, errOut), true
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }
