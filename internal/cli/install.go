@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/internal/front"
 	"github.com/agenthooks/agenthooks/internal/install"
 )
 
@@ -148,6 +149,10 @@ func (o *installOptions) run() error {
 func (o *installOptions) binaryPath() (string, error) {
 	p := o.binary
 	if p == "" {
+		// Started by the agenthooks client: the client is what agents run.
+		p = os.Getenv(front.EnvFront)
+	}
+	if p == "" {
 		p = os.Args[0]
 		if !strings.ContainsRune(p, filepath.Separator) && !strings.ContainsRune(p, '/') {
 			if found, err := exec.LookPath(p); err == nil {
@@ -161,12 +166,19 @@ func (o *installOptions) binaryPath() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("binary %q: %w", p, err)
 	}
+	// Run as agenthooks-engine: agents run the client beside it.
+	if strings.TrimSuffix(filepath.Base(abs), ".exe") == front.EngineName && o.binary == "" {
+		client := filepath.Join(filepath.Dir(abs), "agenthooks"+filepath.Ext(abs))
+		if fi, err := os.Stat(client); err == nil && !fi.IsDir() {
+			abs = client
+		}
+	}
 	info, err := os.Stat(abs)
 	if err != nil || info.IsDir() {
 		return "", usageErr("the agenthooks binary %q is not a file; give its path with --binary", abs)
 	}
 	if strings.Contains(abs, string(filepath.Separator)+"go-build") {
-		return "", usageErr("this agenthooks is a temporary build (go run): install it first (go install ./cmd/agenthooks), or give its path with --binary")
+		return "", usageErr("this agenthooks is a temporary build (go run): install it first (go install ./cmd/...), or give its path with --binary")
 	}
 	return abs, nil
 }

@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,6 +15,9 @@ import (
 )
 
 func init() { registerVerb(newPolicyCmd) }
+
+// policies are the compiled policy files, kept while the process lives.
+var policies policy.Cache
 
 type policyOptions struct {
 	io   *IO
@@ -86,7 +87,7 @@ func (o *policyOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
+	ctx, stop := o.io.interruptible(ctx)
 	defer stop()
 
 	payload, err := readPayload(o.io.In)
@@ -106,7 +107,13 @@ func (o *policyOptions) run(ctx context.Context) error {
 	if step == "" {
 		return usageErr("the payload has no hook_event_name: give the step with --step")
 	}
-	p, err := policy.Load(o.file)
+	file, err := o.io.abs(o.file)
+	if err != nil {
+		return usageErr("policy file %q: %v", o.file, err)
+	}
+	// Compiled once per content: the resident engine decides every later
+	// step without compiling.
+	p, err := policies.Get(file)
 	if err != nil {
 		printProblems(o.io, err)
 		return silentExit(ExitProblems)

@@ -4,14 +4,18 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/host"
 )
 
 // Exit codes, documented in docs/cli.md.
@@ -38,10 +42,41 @@ func version() string {
 	return "dev"
 }
 
-// IO holds a verb's streams.
+// IO holds a verb's streams and, when the verb runs in the resident
+// engine for a client, that client's environment and working directory.
 type IO struct {
 	In       io.Reader
 	Out, Err io.Writer
+
+	// env and dir are the caller's environment and working directory; nil
+	// and "" mean this process's.
+	env []string
+	dir string
+	// host is the resident engine's host, shared by every client's verb;
+	// nil means the verb opens its own.
+	host *host.Host
+}
+
+// getenv reads the caller's environment.
+func (s *IO) getenv(k string) string {
+	if s.env == nil {
+		return os.Getenv(k)
+	}
+	v := ""
+	for _, kv := range s.env {
+		if name, val, ok := strings.Cut(kv, "="); ok && envName(name) == envName(k) {
+			v = val
+		}
+	}
+	return v
+}
+
+// abs makes path absolute against the caller's working directory.
+func (s *IO) abs(path string) (string, error) {
+	if filepath.IsAbs(path) || s.dir == "" {
+		return filepath.Abs(path)
+	}
+	return filepath.Join(s.dir, path), nil
 }
 
 // exitError carries an exit code out of a verb.
@@ -103,10 +138,15 @@ func Main(args []string) int {
 
 // Execute runs the command line with the given streams and arguments.
 func Execute(s *IO, args []string) int {
+	return executeContext(context.Background(), s, args)
+}
+
+// executeContext runs the command line under ctx.
+func executeContext(ctx context.Context, s *IO, args []string) int {
 	args = asShell(args)
 	root := NewRoot(s)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}

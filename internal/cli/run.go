@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -73,11 +72,11 @@ func (o *runOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
+	ctx, stop := o.io.interruptible(ctx)
 	defer stop()
 	payload, perr := readPayload(o.io.In)
-	h := openHost(ctx)
-	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadErr: perr, Workspaces: o.workspaces})
+	h := o.io.openHost(ctx)
+	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadErr: perr, Workspaces: o.workspaces, Dir: o.io.dir, Env: o.io.env})
 	return o.finish(ctx, h, rep, true)
 }
 
@@ -89,7 +88,7 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 		for _, p := range rep.Problems {
 			fmt.Fprintln(o.io.Err, "agenthooks:", p)
 		}
-		for _, w := range h.Warnings() {
+		for _, w := range append(h.OpenWarnings(), rep.Warnings...) {
 			fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 		}
 	}
@@ -107,12 +106,15 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 	if rep.Stderr != "" {
 		fmt.Fprintln(o.io.Err, rep.Stderr)
 	}
-	// The log is written after the answer, with a bounded wait.
-	before := len(h.Warnings())
-	_ = h.Close(context.WithoutCancel(ctx))
-	if showStderr {
-		for _, w := range h.Warnings()[before:] {
-			fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
+	// The log is written after the answer, with a bounded wait; a
+	// resident engine writes it after the client has its answer.
+	if o.io.host == nil {
+		before := len(h.Warnings())
+		_ = h.Close(context.WithoutCancel(ctx))
+		if showStderr {
+			for _, w := range h.Warnings()[before:] {
+				fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
+			}
 		}
 	}
 	switch {

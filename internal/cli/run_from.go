@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -79,14 +77,15 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
+	ctx, stop := o.io.interruptible(ctx)
 	defer stop()
 	d := o.from.dialect
 	payload, perr := readPayload(o.io.In)
-	h := openHost(ctx)
+	h := o.io.openHost(ctx)
 	rep := h.Run(ctx, host.Request{
 		Agent: d.Name, Event: o.from.event, Payload: payload, PayloadErr: perr,
 		Workspaces: o.workspaces, Approve: o.from.allowMeans == allowApprove,
+		Dir: o.io.dir, Env: o.io.env,
 	})
 	o.writeEnv(d, rep.Env)
 	// On exit 2, stderr is the reason the agent shows: keep it clean.
@@ -99,7 +98,7 @@ func (o *runOptions) writeEnv(d *dialect.Dialect, env map[string]string) {
 		return
 	}
 	for _, v := range d.EnvFileVars {
-		path := os.Getenv(v)
+		path := o.io.getenv(v)
 		if path == "" {
 			continue
 		}

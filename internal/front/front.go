@@ -40,7 +40,7 @@ func Main(args []string) int {
 	if err != nil {
 		return missing(args, err)
 	}
-	if !served(args) {
+	if !Served(args) {
 		return handOver(bin, args)
 	}
 	stdin, readErr := io.ReadAll(io.LimitReader(os.Stdin, wire.MaxBody))
@@ -55,10 +55,10 @@ func Main(args []string) int {
 	return runHere(bin, args, stdin)
 }
 
-// served reports whether the verb is answered by the engine: run (every
+// Served reports whether the verb is answered by the engine: run (every
 // form) and policy FILE, the verbs agents and hooks run for every step.
 // Help, the policy subcommands and everything else go to the full binary.
-func served(args []string) bool {
+func Served(args []string) bool {
 	if len(args) == 0 {
 		return false
 	}
@@ -104,7 +104,7 @@ func engineBinary() (string, error) {
 // install must not let an action through unchecked.
 func missing(args []string, err error) int {
 	fmt.Fprintln(os.Stderr, "agenthooks:", err)
-	if served(args) {
+	if Served(args) {
 		fmt.Fprintln(os.Stderr, "agenthooks: the step is blocked: no hooks could run")
 		return 2
 	}

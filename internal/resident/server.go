@@ -191,6 +191,11 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	}
 	c.SetDeadline(time.Time{})
 	switch {
+	case req.Control != "" && req.Protocol == wire.Protocol:
+		// Status and stop answer whatever binary asks: an old engine
+		// is seen, and can be stopped.
+		s.control(c, &req)
+		return
 	case req.Protocol != wire.Protocol:
 		_ = wire.WriteHeader(c, wire.Ack{Refused: fmt.Sprintf("protocol %d, the engine speaks %d", req.Protocol, wire.Protocol), Replace: true})
 		s.Stop()
@@ -199,9 +204,6 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 		_ = wire.WriteHeader(c, wire.Ack{Refused: "the engine was started from another binary", Replace: true})
 		s.logf("a client of another binary (%s): making way", req.Build)
 		s.Stop()
-		return
-	case req.Control != "":
-		s.control(c, &req)
 		return
 	case s.Serves == nil || !s.Serves(req.Args):
 		_ = wire.WriteHeader(c, wire.Ack{Refused: "not a verb the engine runs"})

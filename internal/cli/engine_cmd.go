@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/front"
+	"github.com/agenthooks/agenthooks/internal/resident"
+	"github.com/agenthooks/agenthooks/internal/wire"
+	teamsync "github.com/agenthooks/agenthooks/team/sync"
+)
+
+// EnvEngineIdle is how long an idle engine waits before it exits.
+const EnvEngineIdle = "AGENTHOOKS_ENGINE_IDLE"
+
+func init() { registerVerb(newEngineCmd) }
+
+type engineOptions struct {
+	io     *IO
+	socket string
+	idle   time.Duration
+	json   bool
+}
+
+// newEngineCmd is `agenthooks engine`: the user's resident engine.
+func newEngineCmd(s *IO) *cobra.Command {
+	o := &engineOptions{io: s}
+	cmd := &cobra.Command{
+		Use:   "engine status|stop|serve",
+		Short: "The resident engine that answers agents' steps: its status; stop it",
+		Long: `agenthooks keeps one engine per user (and per set of agenthooks settings) running
+in the background: it holds the hooks, trust, sessions, the log and compiled
+policies, so a step costs about what its hooks cost. The first step that finds no
+engine starts one (and runs itself); the engine exits after ` + resident.DefaultIdle.String() + ` without a
+request ($` + EnvEngineIdle + `), and makes way when agenthooks is reinstalled.
+AGENTHOOKS_ENGINE=off runs every step in a process of its own. See docs/engine.md.
+
+  engine status [--json]   is an engine running: version, uptime, socket, steps served
+  engine stop              stop it (the next step starts another)
+  engine serve             run an engine in the foreground (what the first step starts)`,
+	}
+	status := &cobra.Command{
+		Use:   "status",
+		Short: "Show whether the engine runs, its version, uptime, socket and steps served",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return o.status(cmd.Context(), resident.ControlStatus) },
+	}
+	status.Flags().BoolVar(&o.json, "json", false, "print the status as JSON")
+	stop := &cobra.Command{
+		Use:   "stop",
+		Short: "Stop the engine after the steps it is running",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return o.status(cmd.Context(), resident.ControlStop) },
+	}
+	serve := &cobra.Command{
+		Use:   "serve",
+		Short: "Run an engine in the foreground",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return o.serve(cmd.Context()) },
+	}
+	serve.Flags().StringVar(&o.socket, "socket", "", "the socket's path (default: the one clients with this environment use)")
+	serve.Flags().DurationVar(&o.idle, "idle", 0, "exit after this long without a request (default $"+EnvEngineIdle+", else "+resident.DefaultIdle.String()+")")
+	cmd.AddCommand(status, stop, serve)
+	return cmd
+}
+
+// defaultSocket is the socket clients with this process's environment use.
+func defaultSocket() (string, error) {
+	if !wire.Supported {
+		return "", errors.New("the resident engine is not available on this system: every step runs in a process of its own")
+	}
+	dir, err := wire.Dir(os.Getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, wire.SocketName(os.Environ())), nil
+}
+
+// selfIdentity is this binary's identity, as clients compute it.
+func selfIdentity() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("this binary: %w", err)
+	}
+	return wire.Identity(exe)
+}
+
+// status asks the engine for its status, or to stop, and prints it.
+func (o *engineOptions) status(ctx context.Context, control string) error {
+	sock, err := defaultSocket()
+	if err != nil {
+		return err
+	}
+	st, err := resident.Control(ctx, sock, control)
+	if err != nil {
+		if o.json {
+			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "socket": sock})
+		}
+		fmt.Fprintf(o.io.Out, "no engine is running (socket %s)\n", sock)
+		if control == resident.ControlStatus {
+			return silentExit(ExitProblems)
+		}
+		return nil
+	}
+	if o.json {
+		return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": true, "engine": st})
+	}
+	started, _ := time.Parse(time.RFC3339, st.Started)
+	if control == resident.ControlStop {
+		fmt.Fprintf(o.io.Out, "engine %d stops after its running steps (%d served)\n", st.PID, st.Steps)
+		return nil
+	}
+	self, _ := selfIdentity()
+	current := "current"
+	if st.Build != self {
+		current = "started from another agenthooks binary: the next step replaces it"
+	}
+	fmt.Fprintf(o.io.Out, "engine running\n  pid      %d\n  version  %s (%s)\n  socket   %s\n  uptime   %s\n  steps    %d served, %d running\n  idle     exits after %s without a request\n",
+		st.PID, st.Version, current, st.Socket, time.Since(started).Round(time.Second), st.Steps, st.Active, st.IdleExit)
+	return nil
+}
+
+// serve runs an engine until it is idle, stopped or replaced.
+func (o *engineOptions) serve(ctx context.Context) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	sock := o.socket
+	if sock == "" {
+		s, err := defaultSocket()
+		if err != nil {
+			return err
+		}
+		sock = s
+	}
+	idle := o.idle
+	if idle <= 0 {
+		if v := os.Getenv(EnvEngineIdle); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				return usageErr("%s=%q: give a duration such as 15m", EnvEngineIdle, v)
+			}
+			idle = d
+		}
+	}
+	build, err := selfIdentity()
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
+	defer stop()
+	logger := slog.New(slog.NewTextHandler(o.io.Err, nil))
+	h := host.Open(ctx, host.Options{Warn: func(msg string) { logger.Warn(msg) }})
+	e := &engineHost{host: h, kick: make(chan struct{}, 1)}
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		e.flushLoop(ctx)
+	}()
+	srv := &resident.Server{
+		Socket: sock, Build: build, Version: version(), Idle: idle,
+		Serves: front.Served, Handle: e.handle,
+		Logf: func(format string, a ...any) { logger.Info(fmt.Sprintf(format, a...)) },
+	}
+	go e.keepTeamCurrent(ctx, logger)
+	err = srv.Serve(ctx)
+	stop()
+	<-flushed
+	_ = h.Close(context.Background())
+	if errors.Is(err, resident.ErrRunning) {
+		return nil
+	}
+	return err
+}
+
+// engineHost runs clients' verbs on the engine's host.
+type engineHost struct {
+	host *host.Host
+	kick chan struct{}
+}
+
+// handle runs one client's verb, as the client's own process would.
+func (e *engineHost) handle(ctx context.Context, req *wire.Request, in io.Reader, out, errOut io.Writer) int {
+	env := req.Env
+	if env == nil {
+		env = []string{}
+	}
+	s := &IO{In: in, Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host}
+	code := executeContext(ctx, s, req.Args)
+	select {
+	case e.kick <- struct{}{}:
+	default:
+	}
+	return code
+}
+
+// flushLoop writes the log after the answers, until ctx ends.
+func (e *engineHost) flushLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-e.kick:
+			e.host.Flush(context.WithoutCancel(ctx))
+		}
+	}
+}
+
+// keepTeamCurrent syncs the team's hooks every teamsync.DefaultInterval
+// while the engine runs, when a team server is configured, as Cursor
+// refreshes its team hooks. A set that needs the user's acceptance is
+// left for `agenthooks sync`; the last good set stays meanwhile.
+func (e *engineHost) keepTeamCurrent(ctx context.Context, logger *slog.Logger) {
+	server, token := os.Getenv(teamsync.ServerEnv), os.Getenv(teamsync.TokenEnv)
+	if server == "" {
+		return
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		logger.Warn("team sync: no home folder", "err", err)
+		return
+	}
+	client, err := teamsync.New(teamsync.Options{Server: server, Token: token, Home: home})
+	if err != nil {
+		logger.Warn("team sync", "err", err)
+		return
+	}
+	decline := func(context.Context, *teamsync.Plan) (bool, error) { return false, nil }
+	_ = client.Watch(ctx, teamsync.DefaultInterval, decline, func(r teamsync.Round) {
+		if r.Err != nil {
+			logger.Warn("team sync: the last good set stays", "err", r.Err)
+			return
+		}
+		logger.Info("team sync: " + describe(r.Result))
+	})
+}

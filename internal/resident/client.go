@@ -1,0 +1,56 @@
+package resident
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"time"
+
+	"github.com/agenthooks/agenthooks/internal/wire"
+)
+
+// Control sends a control request (ControlStatus, ControlStop) to the
+// engine at sock and returns its status. An error means no engine of the
+// user's answered.
+func Control(ctx context.Context, sock, control string) (*wire.Status, error) {
+	if err := wire.CheckSocket(sock); err != nil {
+		return nil, err
+	}
+	var d net.Dialer
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	c, err := d.DialContext(ctx, "unix", sock)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", sock, err)
+	}
+	conn := c.(*net.UnixConn)
+	defer conn.Close()
+	if uid, err := wire.PeerUID(conn); err != nil || uid != os.Getuid() {
+		return nil, fmt.Errorf("the engine at %s is not the user's own", sock)
+	}
+	if dl, ok := ctx.Deadline(); ok {
+		conn.SetDeadline(dl)
+	}
+	if err := wire.WriteHeader(conn, wire.Request{Protocol: wire.Protocol, Control: control}); err != nil {
+		return nil, err
+	}
+	if err := wire.WriteBody(conn, nil); err != nil {
+		return nil, err
+	}
+	var ack wire.Ack
+	if err := wire.ReadHeader(conn, &ack); err != nil {
+		return nil, err
+	}
+	if ack.Refused != "" {
+		return nil, fmt.Errorf("the engine refused: %s", ack.Refused)
+	}
+	var rep wire.Reply
+	if err := wire.ReadHeader(conn, &rep); err != nil {
+		return nil, err
+	}
+	if rep.Status == nil {
+		return nil, fmt.Errorf("the engine sent no status")
+	}
+	return rep.Status, nil
+}
