@@ -24,10 +24,20 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The resident engines the agents' hooks start live in a folder of
+	// this run's, and are stopped with it.
+	tmp, err := os.MkdirTemp("", "agenthooks-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
+	agenttest.StopEngines(tmp)
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
 	}
+	os.RemoveAll(tmp)
 	os.Exit(code)
 }
 

@@ -288,8 +288,10 @@ var (
 	buildOut  []byte
 )
 
-// binary builds the agenthooks command once per test process (with -race
-// when the tests run with it, so the agents drive a race-checked binary).
+// binary builds the agenthooks client and agenthooks-engine beside it
+// once per test process (with -race when the tests run with it, so the
+// agents drive race-checked binaries), and returns the client: agents
+// reach the hooks through it and the resident engine, as users' do.
 func binary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -299,11 +301,11 @@ func binary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "agenthooks")
-		args := []string{"build", "-o", binPath}
+		args := []string{"build", "-o", dir + string(filepath.Separator)}
 		if raceEnabled {
 			args = append(args, "-race")
 		}
-		buildOut, buildErr = exec.Command("go", append(args, "../cmd/agenthooks")...).CombinedOutput()
+		buildOut, buildErr = exec.Command("go", append(args, "../cmd/...")...).CombinedOutput()
 	})
 	if buildErr != nil {
 		t.Fatalf("build agenthooks: %v\n%s", buildErr, buildOut)

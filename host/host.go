@@ -295,3 +295,9 @@ func lookup(env []string) func(string) string {
 	}
 	return func(k string) string { return m[normVar(k)] }
 }
+
+// StateOK reports whether the host keeps sessions and the log in its
+// state store (or was asked to keep them in memory): a host that
+// outlives one step should not go on without a store another process
+// held for a moment at its start.
+func (h *Host) StateOK() bool { return h.opts.Memory || h.store != nil }

@@ -178,7 +178,7 @@ func buildAgenthooks(t testing.TB) string {
 			name += ".exe"
 		}
 		binPath = filepath.Join(binDir, name)
-		cmd := exec.Command("go", "build", "-o", binPath, "../cmd/agenthooks")
+		cmd := exec.Command("go", "build", "-o", binPath, "../cmd/agenthooks-engine")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)

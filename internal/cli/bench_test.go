@@ -25,7 +25,7 @@ func binary(tb testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "agenthooks")
-		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/agenthooks").CombinedOutput()
+		out, err := exec.Command("go", "build", "-o", binPath, "../../cmd/agenthooks-engine").CombinedOutput()
 		if err != nil {
 			buildErr = err
 			tb.Logf("%s", out)

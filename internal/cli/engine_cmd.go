@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -161,7 +162,10 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
 	defer stop()
 	logger := slog.New(slog.NewTextHandler(o.io.Err, nil))
-	h := host.Open(ctx, host.Options{Warn: func(msg string) { logger.Warn(msg) }})
+	h, err := openResidentHost(ctx, logger)
+	if err != nil {
+		return err
+	}
 	e := &engineHost{host: h, kick: make(chan struct{}, 1)}
 	flushed := make(chan struct{})
 	go func() {
@@ -182,6 +186,32 @@ func (o *engineOptions) serve(ctx context.Context) error {
 		return nil
 	}
 	return err
+}
+
+// stateWait is how long a starting engine tries to open the state store:
+// the step that started it may be holding it.
+const stateWait = 5 * time.Second
+
+// openResidentHost opens the engine's host. An engine does not run
+// degraded: with a state store it cannot open, it does not serve, and
+// every step runs in a process of its own, which tries the store itself.
+func openResidentHost(ctx context.Context, logger *slog.Logger) (*host.Host, error) {
+	deadline := time.Now().Add(stateWait)
+	for {
+		var warns []string
+		h := host.Open(ctx, host.Options{Warn: func(msg string) { warns = append(warns, msg) }})
+		if h.StateOK() {
+			for _, w := range warns {
+				logger.Warn(w)
+			}
+			return h, nil
+		}
+		_ = h.Close(ctx)
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return nil, fmt.Errorf("the engine does not start without its state store: %s", strings.Join(warns, "; "))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // engineHost runs clients' verbs on the engine's host.

@@ -259,7 +259,7 @@ func TestExec(t *testing.T) {
 		t.Skip("no go command to build agenthooks with")
 	}
 	bin := filepath.Join(t.TempDir(), "agenthooks")
-	build := exec.Command(goCmd, "build", "-o", bin, "../../cmd/agenthooks")
+	build := exec.Command(goCmd, "build", "-o", bin, "../../cmd/agenthooks-engine")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
@@ -554,7 +554,7 @@ func execAssertGone(t *testing.T, pid string) {
 // hook and the after-hooks, against the bare `sh -c true` it wraps.
 func BenchmarkExecProcess(b *testing.B) {
 	bin := filepath.Join(b.TempDir(), "agenthooks")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/agenthooks").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/agenthooks-engine").CombinedOutput(); err != nil {
 		b.Fatalf("go build: %v\n%s", err, out)
 	}
 	w := newExecWorld(b, bin)

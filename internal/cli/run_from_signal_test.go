@@ -89,7 +89,7 @@ func buildBinary(t *testing.T) string {
 		t.Fatalf("no go command to build agenthooks with: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "agenthooks")
-	if out, err := exec.Command(goCmd, "build", "-o", bin, "../../cmd/agenthooks").CombinedOutput(); err != nil {
+	if out, err := exec.Command(goCmd, "build", "-o", bin, "../../cmd/agenthooks-engine").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin

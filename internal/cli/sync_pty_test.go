@@ -21,7 +21,7 @@ func TestSyncAsksOnTerminal(t *testing.T) {
 		t.Skip("builds the agenthooks binary")
 	}
 	bin := filepath.Join(t.TempDir(), "agenthooks")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/agenthooks").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/agenthooks-engine").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	srv := faketeam.New(t, 3, "Platform", "tok")

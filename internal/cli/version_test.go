@@ -51,7 +51,7 @@ func TestVersionBuiltBinary(t *testing.T) {
 	}
 	build := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=true",
 		"-ldflags", "-X github.com/agenthooks/agenthooks/internal/cli.Version=v9.8.7",
-		"-o", bin, "../../cmd/agenthooks")
+		"-o", bin, "../../cmd/agenthooks-engine")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

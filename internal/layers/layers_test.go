@@ -24,8 +24,8 @@ const module = "github.com/agenthooks/agenthooks"
 // the block in docs/architecture.md (section Layers) read bottom-up;
 // TestDocMatches holds the two together.
 var layers = [][]string{
-	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile"},
-	{"internal/jsonplain"},
+	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/wire"},
+	{"internal/jsonplain", "internal/front", "internal/resident"},
 	{"event", "match", "audit", "llm"},
 	{"claudecode"},
 	{"config", "trust"},
@@ -36,7 +36,7 @@ var layers = [][]string{
 	{"dialect", "export", "internal/install"},
 	{"host"},
 	{"internal/cli"},
-	{"cmd/agenthooks"},
+	{"cmd/agenthooks", "cmd/agenthooks-engine"},
 }
 
 // leavesBeside stand beside the layers and import no package of the module,

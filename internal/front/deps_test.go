@@ -1,0 +1,30 @@
+package front_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// The client agents spawn for every step links the standard library and
+// the protocol only: none of CEL, protobuf, SQLite, pgx, cobra or the
+// verbs, whose start-up cost it exists to avoid.
+func TestClientLinksNothingHeavy(t *testing.T) {
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "../../cmd/agenthooks")
+		cmd.Env = append(cmd.Environ(), "GOOS="+goos)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list (%s): %v", goos, err)
+		}
+		for _, pkg := range strings.Fields(string(out)) {
+			allowed := strings.HasPrefix(pkg, "golang.org/x/sys/") ||
+				pkg == "github.com/agenthooks/agenthooks/cmd/agenthooks" ||
+				pkg == "github.com/agenthooks/agenthooks/internal/front" ||
+				pkg == "github.com/agenthooks/agenthooks/internal/wire"
+			if !allowed {
+				t.Errorf("%s: the client links %s", goos, pkg)
+			}
+		}
+	}
+}

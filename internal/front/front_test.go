@@ -1,0 +1,361 @@
+//go:build unix
+
+package front_test
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const denyPush = `{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo '{\"permission\":\"deny\",\"user_message\":\"no push\"}'","matcher":"git push"}]}}`
+
+const pushPayload = `{"command":"git push","cwd":"/"}`
+
+const claudePush = `{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"},"cwd":"/"}`
+
+// The engine and a process of its own give the same answer, byte for
+// byte, and the engine really served them.
+func TestSameAnswerWithAndWithoutEngine(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	policy := filepath.Join(w.ws, "p.yaml")
+	os.WriteFile(policy, []byte("rules:\n  - name: no-push\n    when: shell.git.push\n    deny: pushing is for humans\n"), 0o644)
+	cases := []struct {
+		name, stdin string
+		args        []string
+	}{
+		{"cursor deny", pushPayload, []string{"run", "beforeShellExecution"}},
+		{"cursor allow", `{"command":"ls","cwd":"/"}`, []string{"run", "beforeShellExecution"}},
+		{"claude deny", claudePush, []string{"run", "--from", "claude"}},
+		{"unreadable payload", `{"command":`, []string{"run", "--from", "claude"}},
+		{"policy", `{"hook_event_name":"beforeShellExecution","command":"git push origin main","cwd":"/"}`, []string{"policy", "p.yaml"}},
+		{"bad step", `{}`, []string{"run", "nosuchstep"}},
+	}
+	st := w.startEngine()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			off := w.run(c.stdin, []string{"AGENTHOOKS_ENGINE=off"}, c.args...)
+			on := w.run(c.stdin, nil, c.args...)
+			if on != off {
+				t.Errorf("engine: %+v\nown process: %+v", on, off)
+			}
+		})
+	}
+	if got := w.status().Engine; got.PID != st.PID || got.Steps < int64(len(cases)) {
+		t.Errorf("the engine (pid %d) served %d steps, want %d by pid %d", got.PID, got.Steps, len(cases), st.PID)
+	}
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("deny lost: %+v", r)
+	}
+}
+
+// A hook inherits its caller's environment, not the engine's or another
+// caller's.
+func TestHookInheritsCallerEnv(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo \"{\\\"permission\\\":\\\"deny\\\",\\\"user_message\\\":\\\"$WHO\\\"}\""}]}}`)
+	w.startEngine()
+	for _, who := range []string{"alice", "bob"} {
+		r := w.run(`{"command":"ls","cwd":"/"}`, []string{"WHO=" + who, "AGENTHOOKS_TEAM_TOKEN=secret"}, "run", "beforeShellExecution")
+		if !strings.Contains(r.out, `"user_message":"`+who+`"`) {
+			t.Errorf("WHO=%s: %+v", who, r)
+		}
+	}
+	// The team token never reaches a hook, from the engine either.
+	w.userHooks(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo \"{\\\"permission\\\":\\\"deny\\\",\\\"user_message\\\":\\\"[$AGENTHOOKS_TEAM_TOKEN]\\\"}\""}]}}`)
+	r := w.run(`{"command":"ls","cwd":"/"}`, []string{"AGENTHOOKS_TEAM_TOKEN=secret"}, "run", "beforeShellExecution")
+	if !strings.Contains(r.out, `"user_message":"[]"`) {
+		t.Errorf("the team token reached a hook: %+v", r)
+	}
+}
+
+// An edit to a hooks file counts from the very next step.
+func TestEditCountsAtOnce(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	w.startEngine()
+	for i := range 3 {
+		if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, "deny") {
+			t.Fatalf("round %d: deny hook did not apply: %+v", i, r)
+		}
+		w.userHooks(`{"version":1,"hooks":{}}`)
+		if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); strings.TrimSpace(r.out) != "{}" {
+			t.Fatalf("round %d: removed hook still applies: %+v", i, r)
+		}
+		w.userHooks(denyPush)
+	}
+}
+
+// The engine dies while a hook runs: the client runs the step itself and
+// still denies.
+func TestEngineKilledMidRequest(t *testing.T) {
+	w := newWorld(t)
+	marker := filepath.Join(w.ws, "started")
+	w.userHooks(fmt.Sprintf(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"touch %s; sleep 1; echo '{\"permission\":\"deny\"}'"}]}}`, marker))
+	st := w.startEngine()
+	os.Remove(marker)
+	done := make(chan result, 1)
+	go func() { done <- w.run(pushPayload, nil, "run", "beforeShellExecution") }()
+	waitFile(t, marker)
+	if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if !strings.Contains(r.out, `"deny"`) || r.code != 0 {
+		t.Errorf("after the engine died: %+v", r)
+	}
+}
+
+// A stopped (hung) engine: the client gives up waiting and answers itself.
+func TestHungEngine(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	st := w.startEngine()
+	syscall.Kill(st.PID, syscall.SIGSTOP)
+	defer syscall.Kill(st.PID, syscall.SIGCONT)
+	start := time.Now()
+	r := w.run(pushPayload, nil, "run", "beforeShellExecution")
+	if !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("with the engine stopped: %+v", r)
+	}
+	t.Logf("answered in %s with the engine stopped", time.Since(start).Round(time.Millisecond))
+}
+
+// A socket file with nobody behind it: the step runs here, and a new
+// engine takes the socket.
+func TestStaleSocket(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	sock := w.socket()
+	os.MkdirAll(filepath.Dir(sock), 0o700)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close() // the file stays; nobody listens
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("with a stale socket: %+v", r)
+	}
+	w.waitEngine()
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("after the new engine started: %+v", r)
+	}
+}
+
+// A socket planted by another user is never dialled, and a folder that
+// others may enter is refused.
+func TestPlantedSocket(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to plant a socket owned by another user")
+	}
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	sock := w.socket()
+	os.MkdirAll(filepath.Dir(sock), 0o700)
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	os.Chown(sock, 65534, 65534)
+	var dialled sync.WaitGroup
+	accepted := make(chan struct{}, 8)
+	dialled.Go(func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- struct{}{}
+			c.Close()
+		}
+	})
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("with a planted socket: %+v", r)
+	}
+	select {
+	case <-accepted:
+		t.Error("the client dialled a socket owned by another user")
+	default:
+	}
+	// A folder others may enter is not used at all.
+	os.Chown(sock, 0, 0)
+	os.Chmod(filepath.Dir(sock), 0o777)
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("with an open folder: %+v", r)
+	}
+	select {
+	case <-accepted:
+		t.Error("the client dialled a socket in a folder others may enter")
+	default:
+	}
+	ln.Close()
+	dialled.Wait()
+}
+
+// The engine refuses a process of another user, without a word.
+func TestEngineRefusesOtherUsers(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to connect as another user")
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("needs setpriv")
+	}
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	w.startEngine()
+	sock := w.socket()
+	// Let the other user reach the socket, as a careless chmod would.
+	for d := filepath.Dir(sock); d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+		os.Chmod(d, 0o711)
+	}
+	os.Chmod(sock, 0o666)
+	defer os.Chmod(filepath.Dir(sock), 0o700)
+	py := `import socket,sys,struct,json
+s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+h=json.dumps({"protocol":1,"control":"status"}).encode()
+s.sendall(struct.pack(">I",len(h))+h+struct.pack(">Q",0))
+try:
+    print(len(s.recv(100)))
+except ConnectionResetError:
+    print(0)`
+	if _, err := exec.LookPath("/usr/bin/python3"); err != nil {
+		t.Skip("needs python3 for the other user's client")
+	}
+	out, err := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", py, sock).CombinedOutput()
+	if err != nil {
+		t.Fatalf("other user's client: %v\n%s", err, out)
+	}
+	if strings.TrimSpace(string(out)) != "0" {
+		t.Errorf("the engine answered another user: %s bytes", out)
+	}
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("the owner after the refusal: %+v", r)
+	}
+}
+
+// A client of another binary: the old engine makes way, the step is
+// answered, and the next step is served by an engine of the new binary.
+func TestOlderEngineReplaced(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	old := w.startEngine()
+	// Another install: a copy of the binaries elsewhere.
+	dir := t.TempDir()
+	for _, name := range []string{"agenthooks", "agenthooks-engine"} {
+		b, _ := os.ReadFile(filepath.Join(filepath.Dir(w.bin), name))
+		os.WriteFile(filepath.Join(dir, name), b, 0o755)
+	}
+	w.bin = filepath.Join(dir, "agenthooks")
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("meeting an older engine: %+v", r)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if st := w.status(); st.Running && st.Engine.PID != old.PID {
+			if !strings.HasPrefix(st.Engine.Build, dir) {
+				t.Errorf("the new engine runs %s, want one from %s", st.Engine.Build, dir)
+			}
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Error("the older engine was not replaced")
+}
+
+// engine stop stops it; the next step runs anyway and starts another.
+func TestEngineStop(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	st := w.startEngine()
+	if r := w.run("", nil, "engine", "stop"); r.code != 0 || !strings.Contains(r.out, fmt.Sprint(st.PID)) {
+		t.Fatalf("engine stop: %+v", r)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(st.PID, 0) == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if syscall.Kill(st.PID, 0) == nil {
+		t.Error("the engine still runs after stop")
+	}
+	if r := w.run("", nil, "engine", "status"); r.code != 1 || !strings.Contains(r.out, "no engine is running") {
+		t.Errorf("status after stop: %+v", r)
+	}
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("after stop: %+v", r)
+	}
+}
+
+// Twenty clients at once: every answer right, every run in the log.
+func TestConcurrentClients(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	w.startEngine()
+	before := logCount(t, w)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+				t.Errorf("concurrent: %+v", r)
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for logCount(t, w) < before+20 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got := logCount(t, w); got != before+20 {
+		t.Errorf("log has %d records, want %d", got, before+20)
+	}
+}
+
+func logCount(t *testing.T, w *world) int {
+	t.Helper()
+	r := w.run("", nil, "log", "--json", "--limit", "1000")
+	n := 0
+	for _, l := range strings.Split(r.out, "\n") {
+		if strings.Contains(l, `"beforeShellExecution"`) {
+			n++
+		}
+	}
+	return n
+}
+
+// Without agenthooks-engine the step is blocked, not let through.
+func TestMissingEngineBinaryBlocks(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := os.ReadFile(filepath.Join(binaries(t), "agenthooks"))
+	bin := filepath.Join(dir, "agenthooks")
+	os.WriteFile(bin, b, 0o755)
+	cmd := exec.Command(bin, "run", "--from", "claude")
+	cmd.Env = []string{"PATH=/nonexistent", "HOME=" + dir}
+	cmd.Stdin = strings.NewReader(claudePush)
+	out, err := cmd.CombinedOutput()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "agenthooks-engine") {
+		t.Errorf("without agenthooks-engine: %v %s", err, out)
+	}
+}
+
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s never appeared", path)
+}
