@@ -320,7 +320,7 @@ func TestConcurrentClients(t *testing.T) {
 	}
 }
 
-func logCount(t *testing.T, w *world) int {
+func logCount(t testing.TB, w *world) int {
 	t.Helper()
 	r := w.run("", nil, "log", "--json", "--limit", "1000")
 	n := 0

@@ -27,7 +27,7 @@ var (
 )
 
 // binaries builds the client and agenthooks-engine beside it.
-func binaries(t *testing.T) string {
+func binaries(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		binDir, buildErr = os.MkdirTemp("", "agenthooks-front-bin-")
@@ -57,7 +57,7 @@ func TestMain(m *testing.M) {
 // a TMPDIR of its own, so each test has its own engine, stopped at the
 // end.
 type world struct {
-	t    *testing.T
+	t    testing.TB
 	bin  string // the client
 	eng  string // agenthooks-engine
 	home string
@@ -66,7 +66,7 @@ type world struct {
 	env  []string
 }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	dir := binaries(t)
 	root := t.TempDir()

@@ -1,0 +1,233 @@
+//go:build unix
+
+package front_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// These benchmarks time whole processes, as an agent spawns them, side by
+// side with their floor: the bare spawn of the same hook, and a Go hello
+// world. "engine" is the agenthooks client with the user's resident
+// engine running; "own-process" is the same with AGENTHOOKS_ENGINE=off,
+// the in-process fallback. Compare with benchstat, or read the ratios
+// the benchmarks report. RAMPART_BIN, when set, adds rampart deciding
+// the same Claude Code `git push`.
+
+// trivialHook is the cheapest hook there is: a shell that prints {}.
+const trivialHook = `echo '{}'`
+
+// spawn runs argv with stdin and env, failing the benchmark on an error
+// other than the exit codes in ok.
+func spawn(b *testing.B, env []string, dir string, stdin []byte, argv ...string) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Dir = env, dir
+	cmd.Stdin = bytes.NewReader(stdin)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		if _, ok := err.(*exec.ExitError); !ok {
+			b.Fatalf("%v: %v", argv, err)
+		}
+	}
+}
+
+// helloWorld builds a Go hello world, the floor of any Go process.
+func helloWorld(b *testing.B) string {
+	dir := b.TempDir()
+	src := filepath.Join(dir, "main.go")
+	os.WriteFile(src, []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"{}\") }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o644)
+	cmd := exec.Command("go", "build", "-o", "hello", ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build hello world: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "hello")
+}
+
+// stepWorld is a world with the given user hooks and its engine started.
+func stepWorld(b *testing.B, hooks string) *world {
+	w := newWorld(b)
+	w.userHooks(hooks)
+	w.startEngine()
+	return w
+}
+
+func (w *world) bench(b *testing.B, payload []byte, off bool, args ...string) {
+	env := w.env
+	if off {
+		env = append(slices.Clone(env), "AGENTHOOKS_ENGINE=off")
+	}
+	argv := append([]string{w.bin}, args...)
+	spawn(b, env, w.ws, payload, argv...) // warm: the engine loads this step's hooks
+	b.ResetTimer()
+	for b.Loop() {
+		spawn(b, env, w.ws, payload, argv...)
+	}
+}
+
+func hooksFor(step string, commands ...string) string {
+	var hs []string
+	for _, c := range commands {
+		hs = append(hs, fmt.Sprintf(`{"command":%q}`, c))
+	}
+	return fmt.Sprintf(`{"version":1,"hooks":{%q:[%s]}}`, step, strings.Join(hs, ","))
+}
+
+var shellPayload = []byte(`{"command":"ls","cwd":"/","hook_event_name":"beforeShellExecution"}`)
+
+func BenchmarkOneHook(b *testing.B) {
+	b.Run("bare-hook", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", shellPayload, "/bin/sh", "-c", trivialHook)
+		}
+	})
+	w := stepWorld(b, hooksFor("beforeShellExecution", trivialHook))
+	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
+	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
+}
+
+func BenchmarkNoHooks(b *testing.B) {
+	hello := helloWorld(b)
+	b.Run("hello-world", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", shellPayload, hello)
+		}
+	})
+	w := stepWorld(b, `{"version":1,"hooks":{}}`)
+	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
+	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
+}
+
+// gitPolicy denies git push; the payloads below do not push, or do.
+const gitPolicy = "rules:\n  - name: no-push\n    when: shell.git.push\n    deny: pushing is for humans\n"
+
+// rampartPolicy is the same rule in rampart's format.
+const rampartPolicy = `version: "1"
+default_action: allow
+policies:
+  - name: no-push
+    match:
+      tool: ["exec"]
+    rules:
+      - action: deny
+        when:
+          command_matches: ["git push*"]
+        message: "pushing is for humans"
+`
+
+func BenchmarkPolicyHook(b *testing.B) {
+	b.Run("bare-hook", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", shellPayload, "/bin/sh", "-c", trivialHook)
+		}
+	})
+	w := newWorld(b)
+	policy := filepath.Join(w.home, "git.yaml")
+	os.WriteFile(policy, []byte(gitPolicy), 0o644)
+	w.userHooks(hooksFor("beforeShellExecution", "agenthooks policy "+policy))
+	w.startEngine()
+	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
+	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
+	claude := []byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin main"},"cwd":"/"}`)
+	b.Run("claude-push/engine", func(b *testing.B) { w.bench(b, claude, false, "run", "--from", "claude") })
+	b.Run("claude-push/own-process", func(b *testing.B) { w.bench(b, claude, true, "run", "--from", "claude") })
+	if r := w.run(string(claude), nil, "run", "--from", "claude"); !strings.Contains(r.out, `"deny"`) {
+		b.Fatalf("the policy did not deny the push: %+v", r)
+	}
+	if bin := os.Getenv("RAMPART_BIN"); bin != "" {
+		cfg := filepath.Join(w.home, "rampart.yaml")
+		os.WriteFile(cfg, []byte(rampartPolicy), 0o644)
+		b.Run("claude-push/rampart", func(b *testing.B) {
+			env := append(os.Environ(), "HOME="+w.home)
+			spawn(b, env, w.ws, claude, bin, "hook", "--config", cfg)
+			for b.Loop() {
+				spawn(b, env, w.ws, claude, bin, "hook", "--config", cfg)
+			}
+		})
+	}
+}
+
+// 1,000 hooks configured, none for the step run: the cost of loading.
+func BenchmarkThousandHooks(b *testing.B) {
+	var hs []string
+	for i := range 1000 {
+		hs = append(hs, fmt.Sprintf(`{"command":"echo %d","matcher":"^tool_%d_(read|write)$"}`, i, i))
+	}
+	hooks := fmt.Sprintf(`{"version":1,"hooks":{"preToolUse":[%s],"beforeShellExecution":[{"command":%q}]}}`, strings.Join(hs, ","), trivialHook)
+	w := stepWorld(b, hooks)
+	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
+	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
+}
+
+// A 10 MB file read, through a hook that reads its payload.
+func BenchmarkLargeRead(b *testing.B) {
+	content := strings.Repeat("0123456789abcdef", 10<<20/16)
+	payload := []byte(fmt.Sprintf(`{"hook_event_name":"beforeReadFile","file_path":"/tmp/big.txt","content":%q,"attachments":[]}`, content))
+	const reader = `cat >/dev/null; echo '{"permission":"allow"}'`
+	b.Run("bare-hook", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", payload, "/bin/sh", "-c", reader)
+		}
+	})
+	w := stepWorld(b, hooksFor("beforeReadFile", reader))
+	b.Run("engine", func(b *testing.B) { w.bench(b, payload, false, "run", "beforeReadFile") })
+	b.Run("own-process", func(b *testing.B) { w.bench(b, payload, true, "run", "beforeReadFile") })
+}
+
+// Twenty steps at once, as parallel agents send them: p50 and p99 of one
+// step's latency, and every run in the log.
+func BenchmarkTwentyAtOnce(b *testing.B) {
+	for _, off := range []bool{false, true} {
+		name := "engine"
+		if off {
+			name = "own-process"
+		}
+		b.Run(name, func(b *testing.B) {
+			w := stepWorld(b, hooksFor("beforeShellExecution", trivialHook))
+			env := w.env
+			if off {
+				env = append(slices.Clone(env), "AGENTHOOKS_ENGINE=off")
+			}
+			before := logCount(b, w)
+			var lat []time.Duration
+			var mu sync.Mutex
+			runs := 0
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for range 20 {
+					wg.Go(func() {
+						t0 := time.Now()
+						spawn(b, env, w.ws, shellPayload, w.bin, "run", "beforeShellExecution")
+						mu.Lock()
+						lat = append(lat, time.Since(t0))
+						mu.Unlock()
+					})
+				}
+				wg.Wait()
+				runs += 20
+			}
+			b.StopTimer()
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+			deadline := time.Now().Add(20 * time.Second)
+			for logCount(b, w) < before+runs && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond)
+			}
+			if got := logCount(b, w) - before; got != runs {
+				b.Errorf("%d runs, %d in the log", runs, got)
+			}
+		})
+	}
+}
