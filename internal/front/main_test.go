@@ -26,7 +26,8 @@ var (
 	buildErr  error
 )
 
-// binaries builds the client and agenthooks-engine beside it.
+// binaries builds the client and agenthooks-engine beside it (with -race
+// when the tests run with it).
 func binaries(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -34,7 +35,12 @@ func binaries(t testing.TB) string {
 		if buildErr != nil {
 			return
 		}
-		out, err := exec.Command("go", "build", "-o", binDir+"/", "../../cmd/...").CombinedOutput()
+		args := []string{"build", "-o", binDir + "/"}
+		if raceEnabled {
+			// The engine serves clients concurrently: race-check it.
+			args = append(args, "-race")
+		}
+		out, err := exec.Command("go", append(args, "../../cmd/...")...).CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("%v\n%s", err, out)
 		}
@@ -77,9 +83,19 @@ func newWorld(t testing.TB) *world {
 			t.Fatal(err)
 		}
 	}
+	// A race the detector finds in a detached engine goes to a file, as
+	// its stderr goes nowhere.
+	races := filepath.Join(root, "race")
 	w.env = []string{"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=" + os.Getenv("PATH"),
-		"AGENTHOOKS_ENGINE_IDLE=1m", "XDG_RUNTIME_DIR="}
-	t.Cleanup(func() { agenttest.StopEngines(w.tmp) })
+		"AGENTHOOKS_ENGINE_IDLE=1m", "XDG_RUNTIME_DIR=", "GORACE=log_path=" + races}
+	t.Cleanup(func() {
+		agenttest.StopEngines(w.tmp)
+		logs, _ := filepath.Glob(races + ".*")
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			t.Errorf("the race detector, in %s:\n%s", l, b)
+		}
+	})
 	return w
 }
 

@@ -1,0 +1,5 @@
+//go:build unix && race
+
+package front_test
+
+const raceEnabled = true
