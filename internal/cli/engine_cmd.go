@@ -174,7 +174,7 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	}()
 	srv := &resident.Server{
 		Socket: sock, Build: build, Version: version(), Idle: idle,
-		Serves: front.Served, Handle: e.handle,
+		Serves: front.Served, Handle: e.handle, After: e.flushSoon,
 		Logf: func(format string, a ...any) { logger.Info(fmt.Sprintf(format, a...)) },
 	}
 	go e.keepTeamCurrent(ctx, logger)
@@ -227,12 +227,15 @@ func (e *engineHost) handle(ctx context.Context, req *wire.Request, in io.Reader
 		env = []string{}
 	}
 	s := &IO{In: in, Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host}
-	code := executeContext(ctx, s, req.Args)
+	return executeContext(ctx, s, req.Args)
+}
+
+// flushSoon asks for the log to be written, after an answer is out.
+func (e *engineHost) flushSoon() {
 	select {
 	case e.kick <- struct{}{}:
 	default:
 	}
-	return code
 }
 
 // flushLoop writes the log after the answers, until ctx ends.

@@ -4,11 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"sync/atomic"
 	"time"
 
 	"github.com/agenthooks/agenthooks/internal/wire"
@@ -22,9 +19,6 @@ const (
 	ackWait = 2 * time.Second
 	silence = 3 * time.Second
 )
-
-// errInterrupted: the client was told to stop while the engine ran the step.
-var errInterrupted = errors.New("interrupted")
 
 // ask runs the step on the user's engine and prints its answer. An error
 // means nothing was printed and the step must run here; where the engine
@@ -46,65 +40,51 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string) (
 		}
 		return 0, err
 	}
-	c, err := net.DialTimeout("unix", sock, ackWait)
+	conn, err := dial(sock, ackWait)
 	if err != nil {
 		// A socket file nobody listens on: an engine that died.
 		start(bin, sock, env)
-		return 0, fmt.Errorf("dial %s: %w", sock, err)
+		return 0, err
 	}
-	conn := c.(*net.UnixConn)
 	defer conn.Close()
-	if uid, err := wire.PeerUID(conn); err != nil || uid != os.Getuid() {
+	if uid, err := conn.peerUID(); err != nil || uid != os.Getuid() {
 		return 0, fmt.Errorf("engine at %s is not the user's own (uid %d): %v", sock, uid, err)
 	}
 
-	var stopped atomic.Bool
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, interruptSignals...)
-	defer signal.Stop(sigs)
-	done := make(chan struct{})
-	defer close(done)
-	go func() {
-		select {
-		case <-sigs:
-			// Closing the connection cancels the step in the engine: its
-			// hooks are stopped, as they would be here.
-			stopped.Store(true)
-			conn.Close()
-		case <-done:
-		}
-	}()
-
+	// An agent that stops the step kills this process; the kernel then
+	// closes the connection, which cancels the step in the engine and
+	// stops its hooks. No handler is installed: it would cost a thread.
 	code, err := exchange(conn, build, args, stdin, readErr, env)
-	if stopped.Load() {
-		return 0, errInterrupted
-	}
 	if errors.Is(err, errReplace) {
 		start(bin, sock, env)
 	}
 	return code, err
 }
 
+// errEOF: the engine closed the connection.
+var errEOF = errors.New("the engine closed the connection")
+
 // errReplace: the engine serves another binary, and is on its way out.
 var errReplace = errors.New("the engine was started from another agenthooks binary")
 
 // exchange sends the request and prints the reply.
-func exchange(conn *net.UnixConn, build string, args []string, stdin []byte, readErr error, env []string) (int, error) {
+func exchange(conn *conn, build string, args []string, stdin []byte, readErr error, env []string) (int, error) {
 	wd, _ := os.Getwd()
 	req := wire.Request{Protocol: wire.Protocol, Build: build, Args: args, Dir: wd, Env: env}
 	if readErr != nil {
 		req.StdinErr = readErr.Error()
 	}
 	// A large payload gets time to be copied: about 100 MB/s at worst.
-	conn.SetDeadline(time.Now().Add(ackWait + time.Duration(len(stdin)/100)*time.Microsecond))
-	if err := wire.WriteHeader(conn, req); err != nil {
+	conn.SetWriteTimeout(ackWait + time.Duration(len(stdin)/100)*time.Microsecond)
+	conn.SetReadTimeout(ackWait)
+	if err := wire.WriteRequest(conn, &req); err != nil {
 		return 0, err
 	}
 	if err := wire.WriteBody(conn, stdin); err != nil {
 		return 0, err
 	}
-	var ack wire.Ack
-	if err := wire.ReadHeader(conn, &ack); err != nil {
+	ack, err := wire.ReadAck(conn)
+	if err != nil {
 		return 0, fmt.Errorf("acknowledgement: %w", err)
 	}
 	switch {
@@ -115,8 +95,8 @@ func exchange(conn *net.UnixConn, build string, args []string, stdin []byte, rea
 	}
 	var rep wire.Reply
 	for {
-		conn.SetReadDeadline(time.Now().Add(silence))
-		err := wire.ReadHeader(conn, &rep)
+		conn.SetReadTimeout(silence)
+		rep, err = wire.ReadReply(conn)
 		if errors.Is(err, wire.ErrHeartbeat) {
 			continue
 		}
@@ -125,7 +105,6 @@ func exchange(conn *net.UnixConn, build string, args []string, stdin []byte, rea
 		}
 		break
 	}
-	conn.SetReadDeadline(time.Now().Add(silence))
 	out, err := wire.ReadBody(conn, wire.MaxBody)
 	if err != nil {
 		return 0, fmt.Errorf("reply: %w", err)

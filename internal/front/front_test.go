@@ -221,9 +221,10 @@ func TestEngineRefusesOtherUsers(t *testing.T) {
 	}
 	os.Chmod(sock, 0o666)
 	defer os.Chmod(filepath.Dir(sock), 0o700)
-	py := `import socket,sys,struct,json
+	py := `import socket,sys,struct
 s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-h=json.dumps({"protocol":1,"control":"status"}).encode()
+f=[b"2",b"",b"status",b"",b"",b"0"]
+h=b"".join(bytes([len(x)])+x for x in f)
 s.sendall(struct.pack(">I",len(h))+h+struct.pack(">Q",0))
 try:
     print(len(s.recv(100)))

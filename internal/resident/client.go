@@ -32,21 +32,21 @@ func Control(ctx context.Context, sock, control string) (*wire.Status, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)
 	}
-	if err := wire.WriteHeader(conn, wire.Request{Protocol: wire.Protocol, Control: control}); err != nil {
+	if err := wire.WriteRequest(conn, &wire.Request{Protocol: wire.Protocol, Control: control}); err != nil {
 		return nil, err
 	}
 	if err := wire.WriteBody(conn, nil); err != nil {
 		return nil, err
 	}
-	var ack wire.Ack
-	if err := wire.ReadHeader(conn, &ack); err != nil {
+	ack, err := wire.ReadAck(conn)
+	if err != nil {
 		return nil, err
 	}
 	if ack.Refused != "" {
 		return nil, fmt.Errorf("the engine refused: %s", ack.Refused)
 	}
-	var rep wire.Reply
-	if err := wire.ReadHeader(conn, &rep); err != nil {
+	rep, err := wire.ReadReply(conn)
+	if err != nil {
 		return nil, err
 	}
 	if rep.Status == nil {

@@ -19,10 +19,10 @@ func (s *Server) control(c *net.UnixConn, req *wire.Request) {
 	switch req.Control {
 	case ControlStatus, ControlStop:
 	default:
-		_ = wire.WriteHeader(c, wire.Ack{Refused: "unknown control " + req.Control})
+		_ = wire.WriteAck(c, wire.Ack{Refused: "unknown control " + req.Control})
 		return
 	}
-	if err := wire.WriteHeader(c, wire.Ack{}); err != nil {
+	if err := wire.WriteAck(c, wire.Ack{}); err != nil {
 		return
 	}
 	st := &wire.Status{
@@ -38,7 +38,7 @@ func (s *Server) control(c *net.UnixConn, req *wire.Request) {
 	if req.Control == ControlStop {
 		s.Stop()
 	}
-	if wire.WriteHeader(c, wire.Reply{Status: st}) == nil && wire.WriteBody(c, nil) == nil {
+	if wire.WriteReply(c, wire.Reply{Status: st}) == nil && wire.WriteBody(c, nil) == nil {
 		_ = wire.WriteBody(c, nil)
 	}
 }

@@ -55,6 +55,9 @@ type Server struct {
 	Serves func(args []string) bool
 	// Handle runs a served verb.
 	Handle Handler
+	// After, when set, runs after each reply is written: work that must
+	// not hold up an answer (the execution log).
+	After func()
 	// Logf, when set, receives what the engine has to say about itself.
 	Logf func(format string, a ...any)
 
@@ -182,7 +185,7 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	}
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	var req wire.Request
-	if err := wire.ReadHeader(c, &req); err != nil {
+	if err := wire.ReadRequest(c, &req); err != nil {
 		return
 	}
 	body, err := wire.ReadBody(c, wire.MaxBody)
@@ -197,21 +200,21 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 		s.control(c, &req)
 		return
 	case req.Protocol != wire.Protocol:
-		_ = wire.WriteHeader(c, wire.Ack{Refused: fmt.Sprintf("protocol %d, the engine speaks %d", req.Protocol, wire.Protocol), Replace: true})
+		_ = wire.WriteAck(c, wire.Ack{Refused: fmt.Sprintf("protocol %d, the engine speaks %d", req.Protocol, wire.Protocol), Replace: true})
 		s.Stop()
 		return
 	case req.Build != s.Build:
-		_ = wire.WriteHeader(c, wire.Ack{Refused: "the engine was started from another binary", Replace: true})
+		_ = wire.WriteAck(c, wire.Ack{Refused: "the engine was started from another binary", Replace: true})
 		s.logf("a client of another binary (%s): making way", req.Build)
 		s.Stop()
 		return
 	case s.Serves == nil || !s.Serves(req.Args):
-		_ = wire.WriteHeader(c, wire.Ack{Refused: "not a verb the engine runs"})
+		_ = wire.WriteAck(c, wire.Ack{Refused: "not a verb the engine runs"})
 		return
 	}
 	select {
 	case <-s.stop:
-		_ = wire.WriteHeader(c, wire.Ack{Refused: "the engine is stopping"})
+		_ = wire.WriteAck(c, wire.Ack{Refused: "the engine is stopping"})
 		return
 	default:
 	}
@@ -220,7 +223,7 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 		s.last.Store(time.Now().UnixNano())
 		s.active.Add(-1)
 	}()
-	if err := wire.WriteHeader(c, wire.Ack{}); err != nil {
+	if err := wire.WriteAck(c, wire.Ack{}); err != nil {
 		return
 	}
 	s.run(ctx, c, &req, body)
@@ -268,8 +271,11 @@ func (s *Server) run(ctx context.Context, c *net.UnixConn, req *wire.Request, bo
 	}
 	wmu.Lock()
 	defer wmu.Unlock()
-	if wire.WriteHeader(c, wire.Reply{Code: code}) == nil && wire.WriteBody(c, out.Bytes()) == nil {
+	if wire.WriteReply(c, wire.Reply{Code: code}) == nil && wire.WriteBody(c, out.Bytes()) == nil {
 		_ = wire.WriteBody(c, errOut.Bytes())
+	}
+	if s.After != nil {
+		s.After()
 	}
 }
 

@@ -14,15 +14,18 @@ func PeerUID(c *net.UnixConn) (int, error) {
 	if err != nil {
 		return -1, fmt.Errorf("peer credentials: %w", err)
 	}
-	var cred *unix.Xucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = unix.GetsockoptXucred(int(fd), unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
-	}); err != nil {
+	uid, serr := -1, error(nil)
+	if err := raw.Control(func(fd uintptr) { uid, serr = PeerUIDFD(int(fd)) }); err != nil {
 		return -1, fmt.Errorf("peer credentials: %w", err)
 	}
-	if serr != nil {
-		return -1, fmt.Errorf("peer credentials: %w", serr)
+	return uid, serr
+}
+
+// PeerUIDFD is PeerUID for a socket's file descriptor.
+func PeerUIDFD(fd int) (int, error) {
+	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
+	if err != nil {
+		return -1, fmt.Errorf("peer credentials: %w", err)
 	}
 	return int(cred.Uid), nil
 }

@@ -12,3 +12,8 @@ import (
 func PeerUID(*net.UnixConn) (int, error) {
 	return -1, errors.New("peer credentials are not available on this system")
 }
+
+// PeerUIDFD cannot tell the peer here either.
+func PeerUIDFD(int) (int, error) {
+	return -1, errors.New("peer credentials are not available on this system")
+}

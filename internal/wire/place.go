@@ -68,7 +68,7 @@ func SocketName(env []string) string {
 		h.Write([]byte(kv))
 		h.Write([]byte{0})
 	}
-	return "engine-" + hex.EncodeToString(h.Sum(nil))[:20] + ".sock"
+	return fmt.Sprintf("engine-v%d-%s.sock", Protocol, hex.EncodeToString(h.Sum(nil))[:20])
 }
 
 // Identity names a binary as it is on disk now: its path, size,

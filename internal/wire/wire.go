@@ -9,8 +9,8 @@
 //	engine → client  header (Ack)
 //	engine → client  zero or more heartbeats, then header (Reply) · stdout · stderr
 //
-// A header is a 4-byte big-endian length and JSON; a body is an 8-byte
-// big-endian length and the bytes. Bodies are raw, so a 10 MB payload is
+// A header is a 4-byte big-endian length and a list of fields (length 0
+// is a heartbeat); a body is an 8-byte big-endian length and the bytes. Bodies are raw, so a 10 MB payload is
 // copied, never encoded.
 package wire
 
@@ -20,12 +20,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 )
 
-// Protocol is the version of this protocol. An engine that speaks another
-// refuses the request, and the client runs the step itself.
-const Protocol = 1
+// Protocol is the version of this protocol. It is part of the socket's
+// name, so a client never meets an engine that frames messages another
+// way; an engine that gets a request of another version refuses it and
+// makes way.
+const Protocol = 2
 
 // Limits on what a peer may send: a header is small; a body is bounded by
 // the largest payload a verb accepts.
@@ -90,18 +93,144 @@ var heartbeat = []byte{0, 0, 0, 0}
 // HeartbeatEvery is how often the engine sends a heartbeat.
 const HeartbeatEvery = 500 * time.Millisecond
 
-// WriteHeader writes v as a header.
-func WriteHeader(w io.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encode header: %w", err)
+// A header is a list of fields, each a uvarint length and its bytes: no
+// reflection, so a client spends microseconds, not a cold encoder's
+// hundreds, on it.
+
+// writeFields writes one header.
+func writeFields(w io.Writer, fields ...string) error {
+	n := 0
+	for _, f := range fields {
+		n += binary.MaxVarintLen64 + len(f)
 	}
-	buf := make([]byte, 4, 4+len(b))
-	binary.BigEndian.PutUint32(buf, uint32(len(b)))
-	if _, err := w.Write(append(buf, b...)); err != nil {
+	buf := make([]byte, 4, 4+n)
+	for _, f := range fields {
+		buf = binary.AppendUvarint(buf, uint64(len(f)))
+		buf = append(buf, f...)
+	}
+	binary.BigEndian.PutUint32(buf, uint32(len(buf)-4))
+	if _, err := w.Write(buf); err != nil {
 		return fmt.Errorf("write header: %w", err)
 	}
 	return nil
+}
+
+// readFields reads one header; a heartbeat gives ErrHeartbeat.
+func readFields(r io.Reader) ([]string, error) {
+	var n [4]byte
+	if _, err := io.ReadFull(r, n[:]); err != nil {
+		return nil, fmt.Errorf("read header: %w", err)
+	}
+	size := binary.BigEndian.Uint32(n[:])
+	if size == 0 {
+		return nil, ErrHeartbeat
+	}
+	if size > MaxHeader {
+		return nil, fmt.Errorf("read header: %d bytes is over the limit of %d", size, MaxHeader)
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, fmt.Errorf("read header: %w", err)
+	}
+	var fields []string
+	for len(b) > 0 {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || l > uint64(len(b)-k) {
+			return nil, errors.New("read header: a field runs past the header")
+		}
+		fields = append(fields, string(b[k:k+int(l)]))
+		b = b[k+int(l):]
+	}
+	return fields, nil
+}
+
+// WriteRequest writes a request's header.
+func WriteRequest(w io.Writer, r *Request) error {
+	f := []string{strconv.Itoa(r.Protocol), r.Build, r.Control, r.Dir, r.StdinErr, strconv.Itoa(len(r.Args))}
+	f = append(f, r.Args...)
+	return writeFields(w, append(f, r.Env...)...)
+}
+
+// ReadRequest reads a request's header. A request of another protocol
+// keeps only its Protocol, so the engine can refuse it.
+func ReadRequest(rd io.Reader, r *Request) error {
+	f, err := readFields(rd)
+	if err != nil {
+		return err
+	}
+	if len(f) < 1 {
+		return errors.New("read request: empty header")
+	}
+	if r.Protocol, err = strconv.Atoi(f[0]); err != nil || r.Protocol != Protocol {
+		return nil
+	}
+	if len(f) < 6 {
+		return errors.New("read request: short header")
+	}
+	r.Build, r.Control, r.Dir, r.StdinErr = f[1], f[2], f[3], f[4]
+	n, err := strconv.Atoi(f[5])
+	if err != nil || n < 0 || n > len(f)-6 {
+		return errors.New("read request: bad argument count")
+	}
+	r.Args = f[6 : 6+n]
+	r.Env = f[6+n:]
+	return nil
+}
+
+// WriteAck writes an acknowledgement.
+func WriteAck(w io.Writer, a Ack) error {
+	replace := ""
+	if a.Replace {
+		replace = "1"
+	}
+	return writeFields(w, a.Refused, replace)
+}
+
+// ReadAck reads an acknowledgement.
+func ReadAck(r io.Reader) (Ack, error) {
+	f, err := readFields(r)
+	if err != nil {
+		return Ack{}, err
+	}
+	if len(f) != 2 {
+		return Ack{}, errors.New("read acknowledgement: bad header")
+	}
+	return Ack{Refused: f[0], Replace: f[1] == "1"}, nil
+}
+
+// WriteReply writes a reply's header.
+func WriteReply(w io.Writer, r Reply) error {
+	st := ""
+	if r.Status != nil {
+		b, err := json.Marshal(r.Status)
+		if err != nil {
+			return fmt.Errorf("encode status: %w", err)
+		}
+		st = string(b)
+	}
+	return writeFields(w, strconv.Itoa(r.Code), st)
+}
+
+// ReadReply reads a reply's header; a heartbeat gives ErrHeartbeat.
+func ReadReply(rd io.Reader) (Reply, error) {
+	f, err := readFields(rd)
+	if err != nil {
+		return Reply{}, err
+	}
+	if len(f) != 2 {
+		return Reply{}, errors.New("read reply: bad header")
+	}
+	var r Reply
+	if r.Code, err = strconv.Atoi(f[0]); err != nil {
+		return Reply{}, fmt.Errorf("read reply: exit code %q", f[0])
+	}
+	if f[1] != "" {
+		r.Status = &Status{}
+		if err := json.Unmarshal([]byte(f[1]), r.Status); err != nil {
+			return Reply{}, fmt.Errorf("read reply: status: %w", err)
+		}
+	}
+	return r, nil
 }
 
 // WriteHeartbeat writes one heartbeat.
@@ -110,31 +239,8 @@ func WriteHeartbeat(w io.Writer) error {
 	return err
 }
 
-// ErrHeartbeat is what ReadHeader returns for a heartbeat.
+// ErrHeartbeat is what a read of a header returns for a heartbeat.
 var ErrHeartbeat = errors.New("heartbeat")
-
-// ReadHeader reads one header into v; a heartbeat gives ErrHeartbeat.
-func ReadHeader(r io.Reader, v any) error {
-	var n [4]byte
-	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return fmt.Errorf("read header: %w", err)
-	}
-	size := binary.BigEndian.Uint32(n[:])
-	if size == 0 {
-		return ErrHeartbeat
-	}
-	if size > MaxHeader {
-		return fmt.Errorf("read header: %d bytes is over the limit of %d", size, MaxHeader)
-	}
-	b := make([]byte, size)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return fmt.Errorf("read header: %w", err)
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("decode header: %w", err)
-	}
-	return nil
-}
 
 // WriteBody writes b as a body.
 func WriteBody(w io.Writer, b []byte) error {
