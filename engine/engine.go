@@ -41,7 +41,7 @@ type Options struct {
 	Runners map[string]runner.Runner
 	// DefaultTimeout and PromptTimeout apply to hooks without a timeout.
 	DefaultTimeout, PromptTimeout time.Duration
-	// MaxParallel bounds concurrently running hooks; zero means
+	// MaxParallel bounds the concurrently running hooks of one step; zero means
 	// max(8, 2×CPU).
 	MaxParallel int
 	// Sequential runs every step's hooks one after another.
@@ -71,7 +71,6 @@ type Engine struct {
 	opts Options
 	snap atomic.Pointer[snapshot]
 	ring audit.Ring
-	sem  chan struct{}
 	// rootsJSON is workspace_roots for payloads that lack it.
 	rootsJSON json.RawMessage
 }
@@ -129,7 +128,7 @@ func Load(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace roots: %w", err)
 	}
-	e := &Engine{opts: opts, sem: make(chan struct{}, opts.MaxParallel), rootsJSON: rootsJSON}
+	e := &Engine{opts: opts, rootsJSON: rootsJSON}
 	e.Reload(context.Background())
 	return e, nil
 }

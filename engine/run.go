@@ -200,10 +200,14 @@ func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.H
 		}
 		return outcomes
 	}
+	// The bound is per step: a resident host runs many steps at once, and
+	// one step's hooks must never wait on another's (a hook may itself
+	// run agenthooks).
+	sem := make(chan struct{}, e.opts.MaxParallel)
 	var wg sync.WaitGroup
 	for i := range hooks {
 		select {
-		case e.sem <- struct{}{}:
+		case sem <- struct{}{}:
 		case <-ctx.Done():
 			// Hooks not yet started are canceled, not silently dropped.
 			for j := i; j < len(hooks); j++ {
@@ -213,7 +217,7 @@ func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.H
 			return outcomes
 		}
 		wg.Go(func() {
-			defer func() { <-e.sem }()
+			defer func() { <-sem }()
 			runOne(i)
 		})
 	}
