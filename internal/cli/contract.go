@@ -15,8 +15,6 @@ import (
 	"github.com/agenthooks/agenthooks/dialect"
 )
 
-func init() { registerVerb(newContractCmd) }
-
 type contractOptions struct {
 	io   *IO
 	argv []string

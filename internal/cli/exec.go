@@ -48,8 +48,6 @@ type execOptions struct {
 	args         []string
 }
 
-func init() { registerVerb(newExecCmd) }
-
 func newExecCmd(s *IO) *cobra.Command {
 	o := &execOptions{io: s}
 	cmd := &cobra.Command{

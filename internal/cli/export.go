@@ -35,8 +35,6 @@ type exportOptions struct {
 	force     bool
 }
 
-func init() { registerVerb(newExportCmd) }
-
 func newExportCmd(s *IO) *cobra.Command {
 	o := &exportOptions{io: s}
 	agents := strings.Join(export.Agents(), "|")

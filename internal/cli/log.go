@@ -29,8 +29,6 @@ type logOptions struct {
 	poll time.Duration
 }
 
-func init() { registerVerb(newLogCmd) }
-
 func newLogCmd(s *IO) *cobra.Command {
 	o := &logOptions{io: s, poll: 200 * time.Millisecond}
 	cmd := &cobra.Command{

@@ -16,8 +16,6 @@ import (
 	"github.com/agenthooks/agenthooks/policy"
 )
 
-func init() { registerVerb(newPolicyCmd) }
-
 type policyOptions struct {
 	io   *IO
 	file string

@@ -88,11 +88,29 @@ runs the hooks that match an agent step, and prints one merged decision.`,
 	return root
 }
 
-// verbs are the subcommands; each verb's file registers its constructor,
-// so adding a verb touches no other file.
-var verbs []func(*IO) *cobra.Command
-
-func registerVerb(v func(*IO) *cobra.Command) { verbs = append(verbs, v) }
+// verbs are the subcommands, each built by its file's constructor: the
+// one list of what the command line offers.
+var verbs = []func(*IO) *cobra.Command{
+	newContractCmd,
+	newDemoCmd,
+	newExecCmd,
+	newExportCmd,
+	newHealthCmd,
+	newInitCmd,
+	newInstallVerb,
+	newUninstallVerb,
+	newListCmd,
+	newLogCmd,
+	newPolicyCmd,
+	newRunCmd,
+	newSchemaCmd,
+	newServeCmd,
+	newSyncCmd,
+	newTestCmd,
+	newTrustCmd,
+	newValidateCmd,
+	newVersionCmd,
+}
 
 // Main runs the command line with the process's streams and returns the
 // exit code.

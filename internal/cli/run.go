@@ -30,8 +30,6 @@ type runOptions struct {
 	from       fromOptions // --from AGENT: see run_from.go
 }
 
-func init() { registerVerb(newRunCmd) }
-
 func newRunCmd(s *IO) *cobra.Command {
 	o := &runOptions{io: s}
 	cmd := &cobra.Command{

@@ -38,8 +38,6 @@ type serveOptions struct {
 	ready func(addr string)
 }
 
-func init() { registerVerb(newServeCmd) }
-
 func newServeCmd(s *IO) *cobra.Command {
 	o := &serveOptions{io: s}
 	cmd := &cobra.Command{

@@ -31,8 +31,6 @@ type syncOptions struct {
 	declined bool
 }
 
-func init() { registerVerb(newSyncCmd) }
-
 func newSyncCmd(s *IO) *cobra.Command {
 	o := &syncOptions{io: s}
 	cmd := &cobra.Command{

@@ -19,8 +19,6 @@ import (
 	"github.com/agenthooks/agenthooks/runner"
 )
 
-func init() { registerVerb(newTestCmd) }
-
 type testOptions struct {
 	io         *IO
 	step       event.Step
