@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"os/signal"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -54,9 +53,7 @@ Agents that call contract binaries themselves use run --from contract instead.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.argv = args
-			ctx, stop := signal.NotifyContext(cmd.Context(), interruptSignals...)
-			defer stop()
-			return o.run(ctx)
+			return o.run(cmd.Context())
 		},
 	}
 	// Everything after BINARY is the binary's own: --flags included.

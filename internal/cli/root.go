@@ -4,10 +4,12 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
 
@@ -113,18 +115,32 @@ var verbs = []func(*IO) *cobra.Command{
 }
 
 // Main runs the command line with the process's streams and returns the
-// exit code.
+// exit code. It is the one place that catches the interrupt signals
+// (interruptSignals, per OS): the first ends the context every verb gets
+// from cmd.Context(), so a verb stops its hooks (their process groups
+// included), answers and returns instead of dying and leaving them behind;
+// they stay caught until Main returns, so a second signal cannot kill the
+// process while those groups are still being stopped. exec, which passes
+// signals on to its command, catches them itself as well (exec_signal.go).
 func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
+	defer stop()
 	s := &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
-	return Execute(s, args)
+	return ExecuteContext(ctx, s, args)
 }
 
-// Execute runs the command line with the given streams and arguments.
-func Execute(s *IO, args []string) int {
+// Execute runs the command line with the given streams and arguments,
+// with no signal handling: ExecuteContext with context.Background().
+func Execute(s *IO, args []string) int { return ExecuteContext(context.Background(), s, args) }
+
+// ExecuteContext runs the command line with the given streams and
+// arguments; ctx is every verb's cmd.Context(), and its end asks the verb
+// to stop.
+func ExecuteContext(ctx context.Context, s *IO, args []string) int {
 	args = asShell(args)
 	root := NewRoot(s)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}

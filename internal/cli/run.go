@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -71,8 +70,6 @@ func (o *runOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
-	defer stop()
 	payload, perr := readPayload(o.io.In)
 	h := openHost(ctx)
 	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadErr: perr, Workspaces: o.workspaces})

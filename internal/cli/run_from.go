@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -79,8 +78,6 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
-	defer stop()
 	d := o.from.dialect
 	payload, perr := readPayload(o.io.In)
 	h := openHost(ctx)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -54,8 +53,6 @@ func (o *testOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
-	defer stop()
 	var in io.Reader = o.io.In
 	if o.payload != "-" {
 		f, err := os.Open(o.payload)
