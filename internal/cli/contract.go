@@ -1,17 +1,14 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os/exec"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 type contractOptions struct {
@@ -70,34 +67,46 @@ func (o *contractOptions) run(ctx context.Context) error {
 	if err != nil {
 		return dataErr("contract: %v", err)
 	}
-	c := exec.CommandContext(ctx, o.argv[0], o.argv[1:]...)
-	c.Stdin = bytes.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	c.Stdout = &stdout
-	c.Stderr = io.MultiWriter(&stderr, o.io.Err)
-	c.WaitDelay = time.Second
-	err = c.Run()
-	code := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() < 0 {
-			// Not started, or killed: a hook failure (exit 1), whatever
-			// the binary's own convention.
-			return fmt.Errorf("contract: %s: %w", o.argv[0], err)
-		}
-		code = ee.ExitCode()
+	// Started as the hooks runner starts a hook: in a process group of its
+	// own (a Job object on Windows), stopped whole when ctx ends (a signal
+	// to agenthooks), with its output bounded.
+	res := proc.Run(ctx, proc.Spec{Argv: o.argv, Stdin: stdin})
+	if len(res.Stderr) > 0 {
+		// The binary's stderr is passed on, whatever happened.
+		_, _ = o.io.Err.Write(res.Stderr)
 	}
-	out, msg, exit := dialect.ContractHookAnswer(step, code, stdout.Bytes(), stderr.Bytes())
+	if err := contractFailure(o.argv[0], res); err != nil {
+		// Not started, stopped or killed: a hook failure (exit 1),
+		// whatever the binary's own convention.
+		return err
+	}
+	out, msg, exit := dialect.ContractHookAnswer(step, res.ExitCode, res.Stdout, res.Stderr)
 	if out != nil {
 		if _, err := o.io.Out.Write(out); err != nil {
 			return err
 		}
 	}
 	if exit != 0 {
-		if msg != "" && stderr.Len() == 0 {
+		if msg != "" && len(res.Stderr) == 0 {
 			fmt.Fprintln(o.io.Err, msg)
 		}
 		return silentExit(exit)
+	}
+	return nil
+}
+
+// contractFailure says why the binary gave no exit status to read, or nil
+// when it exited.
+func contractFailure(name string, res proc.Result) error {
+	switch {
+	case res.StartErr != nil:
+		return fmt.Errorf("contract: %s: %w", name, res.StartErr)
+	case res.Overflow != "":
+		return fmt.Errorf("contract: %s: stopped: it wrote more to %s than agenthooks keeps", name, res.Overflow)
+	case res.Canceled:
+		return fmt.Errorf("contract: %s: stopped: agenthooks was interrupted", name)
+	case res.ExitCode < 0:
+		return fmt.Errorf("contract: %s: died of signal %s", name, res.Signal)
 	}
 	return nil
 }
