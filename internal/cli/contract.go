@@ -69,8 +69,12 @@ func (o *contractOptions) run(ctx context.Context) error {
 	}
 	// Started as the hooks runner starts a hook: in a process group of its
 	// own (a Job object on Windows), stopped whole when ctx ends (a signal
-	// to agenthooks), with its output bounded.
-	res := proc.Run(ctx, proc.Spec{Argv: o.argv, Stdin: stdin})
+	// to agenthooks), with its output bounded. The group is not contract's
+	// own, so the engine's teardown of a timed-out contract hook (SIGTERM,
+	// then SIGKILL after proc.DefaultGrace) reaches the binary only through
+	// contract: its grace is half the engine's, so contract has killed the
+	// binary's group before the engine's SIGKILL ends contract.
+	res := proc.Run(ctx, proc.Spec{Argv: o.argv, Stdin: stdin, Grace: proc.DefaultGrace / 2})
 	if len(res.Stderr) > 0 {
 		// The binary's stderr is passed on, whatever happened.
 		_, _ = o.io.Err.Write(res.Stderr)

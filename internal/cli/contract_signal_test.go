@@ -71,3 +71,52 @@ func TestContractTermStopsTheBinary(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestContractUnderTheEngineLeavesNothing: a contract hook whose binary
+// ignores SIGTERM, run by the engine with a timeout, is gone after the run:
+// contract stops the binary's group before the engine's SIGKILL ends
+// contract itself.
+func TestContractUnderTheEngineLeavesNothing(t *testing.T) {
+	bin := binary(t)
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	pidFile := filepath.Join(root, "guard.pid")
+	guard := filepath.Join(root, "guard.sh")
+	if err := os.WriteFile(guard, []byte("#!/bin/sh\ntrap '' TERM\necho $$ > "+pidFile+"\nsleep 30\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".cursor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hooks := `{"version": 1, "hooks": {"beforeShellExecution": [{"command": "'` + bin + `' contract '` + guard + `'", "timeout": 1}]}}`
+	if err := os.WriteFile(filepath.Join(home, ".cursor", "hooks.json"), []byte(hooks), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "beforeShellExecution")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(),
+		"HOME="+home,
+		"XDG_CONFIG_HOME="+filepath.Join(root, "xdg"),
+		"AGENTHOOKS_STATE_DIR="+filepath.Join(root, "state"),
+		"AGENTHOOKS_CONFIG_DIR="+filepath.Join(root, "config"),
+		"AGENTHOOKS_ENTERPRISE_CONFIG="+filepath.Join(root, "etc", "hooks.json"),
+		"GORACE=atexit_sleep_ms=0",
+	)
+	cmd.Stdin = strings.NewReader(`{"command":"ls","cwd":"` + root + `"}`)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("the guard never ran: %v\n%s", err, out)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	for deadline := time.Now().Add(10 * time.Second); syscall.Kill(pid, 0) == nil; {
+		if time.Now().After(deadline) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the guard %d outlived the run\n%s", pid, out)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
