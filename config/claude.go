@@ -9,7 +9,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/claudecode"
 	"github.com/agenthooks/agenthooks/event"
-	"github.com/agenthooks/agenthooks/internal/proc"
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 	"github.com/agenthooks/agenthooks/match"
 )
 
@@ -232,12 +232,8 @@ func parseClaudeHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *
 			return nil
 		}
 		if args != nil {
-			// Exec form: no shell; quoting every word gives the same argv.
-			words := append([]string{h.Command}, args...)
-			for i, w := range words {
-				words[i] = proc.Quote(w)
-			}
-			h.Command = strings.Join(words, " ")
+			// Exec form: no shell; the quoted line gives the same argv.
+			h.Command = shellquote.POSIXCommand(append([]string{h.Command}, args...))
 		}
 		if isAgenthooksBridge(h.Command) {
 			return nil

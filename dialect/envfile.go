@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
 // envName is what a shell accepts after `export`.
@@ -27,15 +29,9 @@ func EnvFileLines(env map[string]string) (lines []byte, skipped []string) {
 			skipped = append(skipped, k)
 			continue
 		}
-		fmt.Fprintf(&b, "export %s=%s\n", k, shellQuote(env[k]))
+		fmt.Fprintf(&b, "export %s=%s\n", k, shellquote.POSIXAlways(env[k]))
 	}
 	return []byte(b.String()), skipped
-}
-
-// shellQuote single-quotes s for a POSIX shell; a quote inside s ends the
-// quoted part, is escaped, and a new quoted part begins.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // AppendEnvFile appends the session env to the agent's env file.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/internal/proc"
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -83,7 +83,7 @@ func (t *target) command(h *config.Hook) string {
 	if h.Dir == "" {
 		return h.Command
 	}
-	dir := proc.Quote(h.Dir)
+	dir := shellquote.POSIX(h.Dir)
 	if h.Source.ProjectLevel() && t.projectDir != "" {
 		dir = t.projectDir
 	}

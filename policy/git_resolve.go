@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
 // maxAliasDepth bounds alias expansion: an alias of an alias …, and the
@@ -235,7 +237,7 @@ func (r *gitResolver) shellAlias(body string, args []string, dyn []bool, inv git
 			b.WriteString(` "$agenthooks_dynamic_argument"`) // never assigned: dynamic
 			continue
 		}
-		b.WriteString(" " + shellQuote(a))
+		b.WriteString(" " + shellquote.POSIXAlways(a))
 	}
 	li := analyzeLine(b.String())
 	if g := li.gitLine(); g.tainted || len(g.defs) > 0 {

@@ -69,11 +69,6 @@ func isGitSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // progName is a program's name as a case-insensitive file system would
 // find it: git, GIT and git.exe all run git.
 func progName(name string) string {

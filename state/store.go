@@ -20,18 +20,14 @@ package state
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"modernc.org/sqlite" // registers the "sqlite" database/sql driver, pure Go
-	sqlite3 "modernc.org/sqlite/lib"
-
 	"github.com/agenthooks/agenthooks/audit"
+	"github.com/agenthooks/agenthooks/internal/sqlitedb"
 	"github.com/agenthooks/agenthooks/session"
 )
 
@@ -85,17 +81,12 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create state directory (set AGENTHOOKS_STATE_DIR to change it): %w", err)
 	}
-	path := filepath.Join(dir, FileName)
-	// Created private before SQLite sees it: SQLite gives the -wal and
-	// -shm files the database file's mode.
-	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
-		return nil, fmt.Errorf("create %s: %w", path, err)
-	} else if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("create %s: %w", path, err)
-	}
-	db, err := sql.Open("sqlite", path+"?"+dsnParams(BusyTimeout))
+	// journal_size_limit truncates the WAL file after a checkpoint, which
+	// would otherwise keep the size of the largest transaction ever
+	// written.
+	db, path, err := sqlitedb.Open(ctx, filepath.Join(dir, FileName), sqlitedb.Options{BusyTimeout: BusyTimeout, JournalSizeLimit: walSizeLimit})
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, err
 	}
 	logWait := o.LogWait
 	if logWait == 0 {
@@ -110,22 +101,6 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 	// for the next write.
 	_ = s.ingest(ctx)
 	return s, nil
-}
-
-// dsnParams are applied by the driver to every connection it opens.
-// synchronous=NORMAL is safe in WAL mode against a crashed or killed
-// process (a committed transaction is in the WAL file); only a power cut
-// can lose the last transactions, which an execution log can afford.
-// journal_size_limit truncates the WAL file after a checkpoint, which
-// would otherwise keep the size of the largest transaction ever written.
-func dsnParams(busy time.Duration) string {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", max(busy.Milliseconds(), 1)))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", walSizeLimit))
-	q.Set("_txlock", "immediate")
-	return q.Encode()
 }
 
 // walSizeLimit is what the WAL file is truncated to after a checkpoint.
@@ -189,12 +164,10 @@ func (s *Store) writeOn(ctx context.Context, wait, busy time.Duration, fn func(*
 	if busy != BusyTimeout {
 		// This transaction's own wait; the connection goes back to the
 		// pool with the default.
-		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", max(busy.Milliseconds(), 1))); err != nil {
-			return fmt.Errorf("set busy timeout: %w", err)
+		if err := sqlitedb.SetBusyTimeout(ctx, conn, busy); err != nil {
+			return err
 		}
-		defer func() {
-			_, _ = conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA busy_timeout = %d", BusyTimeout.Milliseconds()))
-		}()
+		defer func() { _ = sqlitedb.SetBusyTimeout(context.WithoutCancel(ctx), conn, BusyTimeout) }()
 	}
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
@@ -213,14 +186,8 @@ func (s *Store) writeOn(ctx context.Context, wait, busy time.Duration, fn func(*
 
 // busyHint explains a lock timeout, the one error a user can act on.
 func busyHint(err error, busy time.Duration) error {
-	if isBusy(err) {
+	if sqlitedb.IsBusy(err) {
 		return fmt.Errorf("%w (another process held the state database for over %v)", err, busy)
 	}
 	return err
-}
-
-// isBusy reports whether err is SQLite's lock timeout.
-func isBusy(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
 }

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
 // Check reports whether file, a project-level config file of the
@@ -75,7 +77,7 @@ type pinOf struct {
 // lookup reads the pin of file (relative to root when not absolute).
 func (s *Store) lookup(root, file string) pinOf {
 	r := resolve(root, "")
-	p := pinOf{root: r, file: resolve(file, r.shown), cmd: fmt.Sprintf("agenthooks trust %s", shellQuote(r.shown))}
+	p := pinOf{root: r, file: resolve(file, r.shown), cmd: shellquote.Command([]string{"agenthooks", "trust", r.shown})}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if p.w = s.state.Workspaces[r.key]; p.w != nil {

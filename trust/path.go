@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 )
 
 // DefaultDir is the config directory holding the store:
@@ -69,20 +68,4 @@ func evalExisting(p string) string {
 		rest = filepath.Join(filepath.Base(dir), rest)
 		dir = parent
 	}
-}
-
-// shellQuote quotes p for the command in a message if a shell would split
-// or expand it.
-func shellQuote(p string) string {
-	punct := "/._-+:@%,="
-	if runtime.GOOS == "windows" {
-		punct += `\`
-	}
-	safe := func(r rune) bool {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(punct, r)
-	}
-	if p != "" && strings.IndexFunc(p, func(r rune) bool { return !safe(r) }) < 0 {
-		return p
-	}
-	return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
 }

@@ -1,21 +1,15 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os/exec"
-	"os/signal"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
-
-func init() { registerVerb(newContractCmd) }
 
 type contractOptions struct {
 	io   *IO
@@ -56,9 +50,7 @@ Agents that call contract binaries themselves use run --from contract instead.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.argv = args
-			ctx, stop := signal.NotifyContext(cmd.Context(), interruptSignals...)
-			defer stop()
-			return o.run(ctx)
+			return o.run(cmd.Context())
 		},
 	}
 	// Everything after BINARY is the binary's own: --flags included.
@@ -75,34 +67,50 @@ func (o *contractOptions) run(ctx context.Context) error {
 	if err != nil {
 		return dataErr("contract: %v", err)
 	}
-	c := exec.CommandContext(ctx, o.argv[0], o.argv[1:]...)
-	c.Stdin = bytes.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	c.Stdout = &stdout
-	c.Stderr = io.MultiWriter(&stderr, o.io.Err)
-	c.WaitDelay = time.Second
-	err = c.Run()
-	code := 0
-	if err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() < 0 {
-			// Not started, or killed: a hook failure (exit 1), whatever
-			// the binary's own convention.
-			return fmt.Errorf("contract: %s: %w", o.argv[0], err)
-		}
-		code = ee.ExitCode()
+	// Started as the hooks runner starts a hook: in a process group of its
+	// own (a Job object on Windows), stopped whole when ctx ends (a signal
+	// to agenthooks), with its output bounded. The group is not contract's
+	// own, so the engine's teardown of a timed-out contract hook (SIGTERM,
+	// then SIGKILL after proc.DefaultGrace) reaches the binary only through
+	// contract: its grace is half the engine's, so contract has killed the
+	// binary's group before the engine's SIGKILL ends contract.
+	res := proc.Run(ctx, proc.Spec{Argv: o.argv, Stdin: stdin, Grace: proc.DefaultGrace / 2})
+	if len(res.Stderr) > 0 {
+		// The binary's stderr is passed on, whatever happened.
+		_, _ = o.io.Err.Write(res.Stderr)
 	}
-	out, msg, exit := dialect.ContractHookAnswer(step, code, stdout.Bytes(), stderr.Bytes())
+	if err := contractFailure(o.argv[0], res); err != nil {
+		// Not started, stopped or killed: a hook failure (exit 1),
+		// whatever the binary's own convention.
+		return err
+	}
+	out, msg, exit := dialect.ContractHookAnswer(step, res.ExitCode, res.Stdout, res.Stderr)
 	if out != nil {
 		if _, err := o.io.Out.Write(out); err != nil {
 			return err
 		}
 	}
 	if exit != 0 {
-		if msg != "" && stderr.Len() == 0 {
+		if msg != "" && len(res.Stderr) == 0 {
 			fmt.Fprintln(o.io.Err, msg)
 		}
 		return silentExit(exit)
+	}
+	return nil
+}
+
+// contractFailure says why the binary gave no exit status to read, or nil
+// when it exited.
+func contractFailure(name string, res proc.Result) error {
+	switch {
+	case res.StartErr != nil:
+		return fmt.Errorf("contract: %s: %w", name, res.StartErr)
+	case res.Overflow != "":
+		return fmt.Errorf("contract: %s: stopped: it wrote more to %s than agenthooks keeps", name, res.Overflow)
+	case res.Canceled:
+		return fmt.Errorf("contract: %s: stopped: agenthooks was interrupted", name)
+	case res.ExitCode < 0:
+		return fmt.Errorf("contract: %s: died of signal %s", name, res.Signal)
 	}
 	return nil
 }

@@ -22,8 +22,6 @@ import (
 	"github.com/agenthooks/agenthooks/trust"
 )
 
-func init() { registerVerb(newDemoCmd) }
-
 type demoOptions struct {
 	io   *IO
 	keep bool

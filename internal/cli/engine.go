@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/host"
@@ -19,16 +18,6 @@ func (s *IO) openHost(ctx context.Context) *host.Host {
 		return s.host
 	}
 	return host.Open(ctx, host.Options{})
-}
-
-// interruptible ends ctx on the interrupt signals, for a verb in a
-// process of its own; in the resident engine the client's hanging up
-// ends it instead.
-func (s *IO) interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
-	if s.host != nil {
-		return context.WithCancel(ctx)
-	}
-	return signal.NotifyContext(ctx, interruptSignals...)
 }
 
 // openEngine loads the engine of a host for verbs that work with the

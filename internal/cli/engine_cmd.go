@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -24,8 +23,6 @@ import (
 
 // EnvEngineIdle is how long an idle engine waits before it exits.
 const EnvEngineIdle = "AGENTHOOKS_ENGINE_IDLE"
-
-func init() { registerVerb(newEngineCmd) }
 
 type engineOptions struct {
 	io     *IO
@@ -159,7 +156,9 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
+	// The root's context ends on the interrupt signals; the flusher ends
+	// with the server.
+	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	logger := slog.New(slog.NewTextHandler(o.io.Err, nil))
 	h, err := openResidentHost(ctx, logger)
@@ -227,7 +226,7 @@ func (e *engineHost) handle(ctx context.Context, req *wire.Request, in io.Reader
 		env = []string{}
 	}
 	s := &IO{In: in, Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host}
-	return executeContext(ctx, s, req.Args)
+	return ExecuteContext(ctx, s, req.Args)
 }
 
 // flushSoon asks for the log to be written, after an answer is out.

@@ -48,8 +48,6 @@ type execOptions struct {
 	args         []string
 }
 
-func init() { registerVerb(newExecCmd) }
-
 func newExecCmd(s *IO) *cobra.Command {
 	o := &execOptions{io: s}
 	cmd := &cobra.Command{
@@ -132,8 +130,18 @@ func (o *execOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// exec takes the signals itself: while hooks run one cancels them
+	// (execWatch), while the command runs it goes to the command, and the
+	// hooks after the command still run. So the root context's end on the
+	// same signal must not cancel anything here; only a signal that came
+	// before exec caught them stops it, before anything ran.
 	sigs := execNotify()
 	defer execStopNotify(sigs)
+	if ctx.Err() != nil {
+		fmt.Fprintln(o.io.Err, "agenthooks: interrupted before the command ran")
+		return silentExit(execSignalCode(nil))
+	}
+	ctx = context.WithoutCancel(ctx)
 
 	cwd, err := os.Getwd()
 	if err != nil {

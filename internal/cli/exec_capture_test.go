@@ -86,33 +86,6 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, fmt.Errorf("gone") }
 
-func TestExecQuote(t *testing.T) {
-	for _, tc := range []struct {
-		args     []string
-		sh, pwsh string
-	}{
-		{args: []string{"git", "push", "origin", "main"}, sh: "git push origin main", pwsh: "git push origin main"},
-		{args: []string{"ls", "-la", "./a/b.c"}, sh: "ls -la ./a/b.c", pwsh: "ls '-la' ./a/b.c"},
-		{args: []string{"echo", "a b", ""}, sh: "echo 'a b' ''", pwsh: "echo 'a b' ''"},
-		{args: []string{"echo", "it's"}, sh: `echo 'it'\''s'`, pwsh: "echo 'it''s'"},
-		{args: []string{"FOO=1", "x=2"}, sh: "'FOO=1' x=2", pwsh: "'FOO=1' 'x=2'"},
-		{args: []string{"echo", "$HOME", "*", "a;b", "~", "`x`"}, sh: "echo '$HOME' '*' 'a;b' '~' '`x`'", pwsh: "echo '$HOME' '*' 'a;b' '~' '`x`'"},
-		{args: []string{"echo", "é"}, sh: "echo 'é'", pwsh: "echo 'é'"},
-	} {
-		var sh, pwsh []string
-		for i, a := range tc.args {
-			sh = append(sh, execQuote(a, i == 0, false))
-			pwsh = append(pwsh, execQuote(a, i == 0, true))
-		}
-		if got := strings.Join(sh, " "); got != tc.sh {
-			t.Errorf("sh %q: got %s, want %s", tc.args, got, tc.sh)
-		}
-		if got := strings.Join(pwsh, " "); got != tc.pwsh {
-			t.Errorf("PowerShell %q: got %s, want %s", tc.args, got, tc.pwsh)
-		}
-	}
-}
-
 // What sh makes of the quoted line is the argv it came from.
 func TestExecQuoteRoundTripsThroughSh(t *testing.T) {
 	if runtime.GOOS == "windows" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/export"
+	"github.com/agenthooks/agenthooks/internal/atomicfile"
 )
 
 // The values of export's --scope.
@@ -33,8 +34,6 @@ type exportOptions struct {
 	output    string
 	force     bool
 }
-
-func init() { registerVerb(newExportCmd) }
 
 func newExportCmd(s *IO) *cobra.Command {
 	o := &exportOptions{io: s}
@@ -356,20 +355,10 @@ func writeExport(path string, doc []byte, force bool, agent string) error {
 	return nil
 }
 
-// writeReplace replaces path with doc through a temporary file in the
-// same folder, so a reader never sees half a file.
+// writeReplace replaces path with doc atomically, so a reader never sees
+// half a file.
 func writeReplace(path string, doc []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	_, werr := tmp.Write(doc)
-	err = errors.Join(werr, tmp.Chmod(0o644), tmp.Close())
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := atomicfile.WriteMode(path, doc, 0o644); err != nil {
 		return fmt.Errorf("export: write %s: %w", path, err)
 	}
 	return nil

@@ -18,8 +18,6 @@ type healthOptions struct {
 	timeout time.Duration
 }
 
-func init() { registerVerb(newHealthCmd) }
-
 // newHealthCmd is a probe for a team server: container images without a
 // shell or curl (distroless, scratch) run it as their HEALTHCHECK.
 func newHealthCmd(s *IO) *cobra.Command {

@@ -22,8 +22,6 @@ type initOptions struct {
 	workspace string
 }
 
-func init() { registerVerb(newInitCmd) }
-
 func newInitCmd(s *IO) *cobra.Command {
 	o := &initOptions{io: s}
 	cmd := &cobra.Command{

@@ -13,11 +13,6 @@ import (
 	"github.com/agenthooks/agenthooks/internal/install"
 )
 
-func init() {
-	registerVerb(func(s *IO) *cobra.Command { return newInstallCmd(s, false) })
-	registerVerb(func(s *IO) *cobra.Command { return newInstallCmd(s, true) })
-}
-
 type installOptions struct {
 	io        *IO
 	uninstall bool
@@ -26,6 +21,12 @@ type installOptions struct {
 	workspace string
 	binary    string
 }
+
+// newInstallVerb is `agenthooks install`.
+func newInstallVerb(s *IO) *cobra.Command { return newInstallCmd(s, false) }
+
+// newUninstallVerb is `agenthooks uninstall`.
+func newUninstallVerb(s *IO) *cobra.Command { return newInstallCmd(s, true) }
 
 // newInstallCmd is `agenthooks install` or, with uninstall, `agenthooks
 // uninstall`: the same flags, opposite effects.

@@ -23,8 +23,6 @@ type listOptions struct {
 	json       bool
 }
 
-func init() { registerVerb(newListCmd) }
-
 func newListCmd(s *IO) *cobra.Command {
 	o := &listOptions{io: s}
 	cmd := &cobra.Command{

@@ -3,10 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,8 +25,6 @@ type logOptions struct {
 	// poll is how often --follow looks for new records.
 	poll time.Duration
 }
-
-func init() { registerVerb(newLogCmd) }
 
 func newLogCmd(s *IO) *cobra.Command {
 	o := &logOptions{io: s, poll: 200 * time.Millisecond}
@@ -133,8 +128,6 @@ func (o *logOptions) run(ctx context.Context) error {
 	for _, w := range warnings {
 		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	store, err := state.Open(ctx, opts)
 	if err != nil {
 		return err

@@ -14,8 +14,6 @@ import (
 	"github.com/agenthooks/agenthooks/policy"
 )
 
-func init() { registerVerb(newPolicyCmd) }
-
 // policies are the compiled policy files, kept while the process lives.
 var policies policy.Cache
 
@@ -87,8 +85,6 @@ func (o *policyOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := o.io.interruptible(ctx)
-	defer stop()
 
 	payload, err := readPayload(o.io.In)
 	if err != nil {

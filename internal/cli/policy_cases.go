@@ -3,8 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
@@ -51,8 +49,6 @@ func (o *policyTestOptions) run(ctx context.Context, file string) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
-	defer stop()
 	p, err := policy.Load(file)
 	if err != nil {
 		printProblems(o.io, err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -117,32 +118,62 @@ runs the hooks that match an agent step, and prints one merged decision.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: ExitUsage, err: err}
 	})
-	for _, v := range verbs {
+	for _, v := range verbs() {
 		root.AddCommand(v(s))
 	}
 	return root
 }
 
-// verbs are the subcommands; each verb's file registers its constructor,
-// so adding a verb touches no other file.
-var verbs []func(*IO) *cobra.Command
-
-func registerVerb(v func(*IO) *cobra.Command) { verbs = append(verbs, v) }
+// verbs are the subcommands, each built by its file's constructor: the
+// one list of what the command line offers.
+func verbs() []func(*IO) *cobra.Command {
+	return []func(*IO) *cobra.Command{
+		newContractCmd,
+		newDemoCmd,
+		newEngineCmd,
+		newExecCmd,
+		newExportCmd,
+		newHealthCmd,
+		newInitCmd,
+		newInstallVerb,
+		newUninstallVerb,
+		newListCmd,
+		newLogCmd,
+		newPolicyCmd,
+		newRunCmd,
+		newSchemaCmd,
+		newServeCmd,
+		newSyncCmd,
+		newTestCmd,
+		newTrustCmd,
+		newValidateCmd,
+		newVersionCmd,
+	}
+}
 
 // Main runs the command line with the process's streams and returns the
-// exit code.
+// exit code. It is the one place that catches the interrupt signals
+// (interruptSignals, per OS): the first ends the context every verb gets
+// from cmd.Context(), so a verb stops its hooks (their process groups
+// included), answers and returns instead of dying and leaving them behind;
+// they stay caught until Main returns, so a second signal cannot kill the
+// process while those groups are still being stopped. exec, which passes
+// signals on to its command, catches them itself as well (exec_signal.go).
 func Main(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), interruptSignals...)
+	defer stop()
 	s := &IO{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}
-	return Execute(s, args)
+	return ExecuteContext(ctx, s, args)
 }
 
-// Execute runs the command line with the given streams and arguments.
-func Execute(s *IO, args []string) int {
-	return executeContext(context.Background(), s, args)
-}
+// Execute runs the command line with the given streams and arguments,
+// with no signal handling: ExecuteContext with context.Background().
+func Execute(s *IO, args []string) int { return ExecuteContext(context.Background(), s, args) }
 
-// executeContext runs the command line under ctx.
-func executeContext(ctx context.Context, s *IO, args []string) int {
+// ExecuteContext runs the command line with the given streams and
+// arguments; ctx is every verb's cmd.Context(), and its end asks the verb
+// to stop.
+func ExecuteContext(ctx context.Context, s *IO, args []string) int {
 	args = asShell(args)
 	root := NewRoot(s)
 	root.SetArgs(args)

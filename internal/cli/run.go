@@ -29,8 +29,6 @@ type runOptions struct {
 	from       fromOptions // --from AGENT: see run_from.go
 }
 
-func init() { registerVerb(newRunCmd) }
-
 func newRunCmd(s *IO) *cobra.Command {
 	o := &runOptions{io: s}
 	cmd := &cobra.Command{
@@ -72,8 +70,6 @@ func (o *runOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := o.io.interruptible(ctx)
-	defer stop()
 	payload, perr := readPayload(o.io.In)
 	h := o.io.openHost(ctx)
 	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadErr: perr, Workspaces: o.workspaces, Dir: o.io.dir, Env: o.io.env})

@@ -77,8 +77,6 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := o.io.interruptible(ctx)
-	defer stop()
 	d := o.from.dialect
 	payload, perr := readPayload(o.io.In)
 	h := o.io.openHost(ctx)

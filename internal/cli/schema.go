@@ -14,8 +14,6 @@ type schemaOptions struct {
 	output string
 }
 
-func init() { registerVerb(newSchemaCmd) }
-
 func newSchemaCmd(s *IO) *cobra.Command {
 	o := &schemaOptions{io: s}
 	cmd := &cobra.Command{

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -38,8 +35,6 @@ type serveOptions struct {
 	ready func(addr string)
 }
 
-func init() { registerVerb(newServeCmd) }
-
 func newServeCmd(s *IO) *cobra.Command {
 	o := &serveOptions{io: s}
 	cmd := &cobra.Command{
@@ -61,11 +56,7 @@ finishes the requests in flight first.`,
   AGENTHOOKS_TEAM_DATABASE=postgres://hooks@db.internal/hooks agenthooks serve --listen :8650
   agenthooks serve token create --admin --name alice`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return o.run(ctx)
-		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "127.0.0.1:8650", "`ADDRESS` to listen on (host:port; :8650 for every interface)")

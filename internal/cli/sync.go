@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,8 +28,6 @@ type syncOptions struct {
 	// declined remembers a "no" at the prompt, so a watch asks once.
 	declined bool
 }
-
-func init() { registerVerb(newSyncCmd) }
 
 func newSyncCmd(s *IO) *cobra.Command {
 	o := &syncOptions{io: s}
@@ -58,7 +54,7 @@ to every user in the process list), the server from ` + teamsync.ServerEnv + `.`
 			if err := o.check(cmd); err != nil {
 				return err
 			}
-			return o.run()
+			return o.run(cmd.Context())
 		},
 	}
 	f := cmd.Flags()
@@ -92,7 +88,7 @@ func (o *syncOptions) check(cmd *cobra.Command) error {
 	return nil
 }
 
-func (o *syncOptions) run() error {
+func (o *syncOptions) run(ctx context.Context) error {
 	server := o.server
 	if server == "" {
 		server = os.Getenv(teamsync.ServerEnv)
@@ -116,8 +112,6 @@ func (o *syncOptions) run() error {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	switch {
 	case o.show:
 		return o.runShow(ctx, client)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"time"
 
@@ -18,8 +17,6 @@ import (
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/runner"
 )
-
-func init() { registerVerb(newTestCmd) }
 
 type testOptions struct {
 	io         *IO
@@ -56,8 +53,6 @@ func (o *testOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ctx, stop := signal.NotifyContext(ctx, interruptSignals...)
-	defer stop()
 	var in io.Reader = o.io.In
 	if o.payload != "-" {
 		f, err := os.Open(o.payload)

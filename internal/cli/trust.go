@@ -25,8 +25,6 @@ type trustOptions struct {
 	dryRun bool
 }
 
-func init() { registerVerb(newTrustCmd) }
-
 func newTrustCmd(s *IO) *cobra.Command {
 	o := &trustOptions{io: s}
 	cmd := &cobra.Command{

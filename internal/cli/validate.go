@@ -18,8 +18,6 @@ type validateOptions struct {
 	strict     bool
 }
 
-func init() { registerVerb(newValidateCmd) }
-
 func newValidateCmd(s *IO) *cobra.Command {
 	o := &validateOptions{io: s}
 	cmd := &cobra.Command{

@@ -57,8 +57,6 @@ type versionOptions struct {
 	getInfo func() buildInfo
 }
 
-func init() { registerVerb(newVersionCmd) }
-
 func newVersionCmd(s *IO) *cobra.Command {
 	o := &versionOptions{io: s, getInfo: readBuildInfo}
 	cmd := &cobra.Command{

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
-	"github.com/agenthooks/agenthooks/internal/proc"
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
 // An agent is one agent's way of calling agenthooks: either groups merged
@@ -138,7 +138,7 @@ func copilotFile(bin string) []byte {
 		entry, _ := jsonplain.MarshalIndent([]copilotHook{{
 			Type:       "command",
 			Bash:       posixCommand(bin, "copilot", ev),
-			PowerShell: "& " + powershellQuote(bin) + " run --from copilot " + ev,
+			PowerShell: "& " + shellquote.PowerShellAlways(bin) + " run --from copilot " + ev,
 			TimeoutSec: timeoutSeconds,
 		}}, "    ", "  ")
 		if i > 0 {
@@ -186,13 +186,9 @@ func command(bin, agent string) string {
 }
 
 func posixCommand(bin, agent, event string) string {
-	s := proc.Quote(bin) + " run --from " + agent
+	argv := []string{bin, "run", "--from", agent}
 	if event != "" {
-		s += " " + event
+		argv = append(argv, event)
 	}
-	return s
-}
-
-func powershellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	return shellquote.POSIXCommand(argv)
 }

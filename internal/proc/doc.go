@@ -2,7 +2,8 @@
 // never hang or leak.
 //
 // Run starts a command (through /bin/sh -c, PowerShell on Windows, or
-// directly when the command has no shell syntax), feeds it a payload on
+// directly when the command has no shell syntax) or an argv (always
+// directly, for a caller that has words rather than a line), feeds it a payload on
 // stdin while reading its output, bounds its output and its running time,
 // and tears down its whole process group when it misbehaves. Every
 // goroutine Run starts is joined before it returns, so a caller can run
@@ -39,5 +40,8 @@
 //     of the pipes, and the survivor's next write to them fails.
 //   - On Windows every command goes through PowerShell (aliases, cmdlets and
 //     PATHEXT make a "plain" word mean something else there), the tree is
-//     held in a Job object, and the polite stop is a CTRL_BREAK_EVENT.
+//     held in a Job object, and the polite stop is a CTRL_BREAK_EVENT. An
+//     argv's program starts faster than PowerShell: a descendant it starts
+//     before the Job is assigned stays outside it, as on macOS, and Run
+//     still returns on time because it closes its ends of the pipes.
 package proc

@@ -36,7 +36,7 @@ func Run(ctx context.Context, s Spec) (res Result) {
 	if env == nil {
 		env = os.Environ()
 	}
-	c, err := start(s.Command, dir, env)
+	c, err := start(s.Command, s.Argv, dir, env)
 	if err != nil {
 		res.StartErr = err
 		return res

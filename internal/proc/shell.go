@@ -1,11 +1,14 @@
 package proc
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/shellquote"
+)
 
 // NeedsShell reports whether command must go through the shell. It answers
-// false only for a line of plain words: characters from a small safe set
-// (ASCII letters, digits and _ - . / : = , + @ %) separated by spaces or
-// tabs, whose first word is not a shell keyword or builtin and is neither an
+// false only for a line of plain words (shellquote.PlainPOSIX: ASCII
+// letters, digits and _ - . / : = , + @ %) separated by spaces or tabs, whose first word is not a shell keyword or builtin and is neither an
 // assignment (FOO=1 cmd) nor a job spec (%1). Such a line means the same
 // thing to sh and to a plain exec of its words; anything else (quotes,
 // expansions, globs, redirections, operators, comments, newlines, non-ASCII)
@@ -17,8 +20,8 @@ func NeedsShell(command string) bool {
 	if len(words) == 0 {
 		return true
 	}
-	for i := 0; i < len(command); i++ {
-		if c := command[i]; !isBlank(c) && !isSafe(c) {
+	for _, w := range words {
+		if !shellquote.PlainPOSIX(w) {
 			return true
 		}
 	}
@@ -26,35 +29,10 @@ func NeedsShell(command string) bool {
 	return strings.ContainsAny(first, "=%") || shellWords[first]
 }
 
-// Quote returns s as one sh word: as it is when every character is in
-// NeedsShell's safe set, else in single quotes, each quote inside written
-// as quote, backslash, quote, quote.
-func Quote(s string) string {
-	plain := s != ""
-	for i := 0; plain && i < len(s); i++ {
-		plain = isSafe(s[i])
-	}
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // splitWords splits command on runs of spaces and tabs, which is all sh's
 // word splitting does to a line that NeedsShell accepts.
 func splitWords(command string) []string {
 	return strings.FieldsFunc(command, func(r rune) bool { return r == ' ' || r == '\t' })
-}
-
-func isBlank(c byte) bool { return c == ' ' || c == '\t' }
-
-// isSafe reports whether c has no meaning to sh anywhere in an unquoted word.
-func isSafe(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	return strings.IndexByte("_-./:=,+@%", c) >= 0
 }
 
 // shellWords are the first words that sh treats specially: reserved words,

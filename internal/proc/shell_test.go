@@ -168,19 +168,3 @@ type failingWriter struct{ closed bool }
 
 func (w *failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 func (w *failingWriter) Close() error              { w.closed = true; return nil }
-
-func TestQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"/usr/local/bin/agenthooks": "/usr/local/bin/agenthooks",
-		"a-b_c.d:e=f,g@h%i+j":       "a-b_c.d:e=f,g@h%i+j",
-		"":                          "''",
-		"/My Tools/agenthooks":      "'/My Tools/agenthooks'",
-		"it's":                      `'it'\''s'`,
-		"é":                         "'é'",
-		"$HOME":                     "'$HOME'",
-	} {
-		if got := Quote(in); got != want {
-			t.Errorf("Quote(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -13,6 +13,12 @@ const (
 type Spec struct {
 	// Command is a shell command string as written in hooks.json.
 	Command string
+	// Argv, when not empty, is a program and its arguments, started
+	// directly, never through a shell (Command is then ignored), with the
+	// same process group, limits and teardown as a command. Argv[0] is
+	// found as findProgram says (per OS); one that cannot be found or
+	// started is a StartErr.
+	Argv []string
 	// Dir is the working directory; "" means the caller's.
 	Dir string
 	// Env is the full environment, built by the caller. nil inherits the

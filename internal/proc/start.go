@@ -38,9 +38,9 @@ func workDir(dir string) (string, error) {
 }
 
 // start creates the pipes (ours, not os/exec's copying goroutines) and
-// starts command, directly when it has no shell syntax and the program can
-// be exec'd, else through the shell.
-func start(command, dir string, env []string) (*child, error) {
+// starts argv when given, else command: directly when it has no shell
+// syntax and the program can be exec'd, else through the shell.
+func start(command string, argv []string, dir string, env []string) (*child, error) {
 	var ours, theirs [3]*os.File // stdin, stdout, stderr
 	for i := range ours {
 		r, w, err := os.Pipe()
@@ -56,6 +56,16 @@ func start(command, dir string, env []string) (*child, error) {
 		}
 	}
 	attr := &os.ProcAttr{Dir: dir, Env: childEnv(env, dir), Files: theirs[:], Sys: sysProcAttr()}
+	if len(argv) > 0 {
+		p, err := startArgv(argv, attr)
+		if err != nil {
+			closeAll(theirs[:])
+			closeAll(ours[:])
+			return nil, err
+		}
+		closeAll(theirs[:])
+		return &child{proc: p, group: newGroup(p), stdin: ours[0], stdout: ours[1], stderr: ours[2], direct: true}, nil
+	}
 	p, direct := startDirect(command, attr), true
 	if p == nil {
 		direct = false
@@ -97,6 +107,19 @@ func startDirect(command string, attr *os.ProcAttr) *os.Process {
 		return nil
 	}
 	return p
+}
+
+// startArgv starts the program argv[0] with argv, with no shell.
+func startArgv(argv []string, attr *os.ProcAttr) (*os.Process, error) {
+	path, err := findProgram(argv[0], attr.Dir, attr.Env)
+	if err != nil {
+		return nil, err
+	}
+	p, err := os.StartProcess(path, argv, attr)
+	if err != nil {
+		return nil, fmt.Errorf("proc: start %s: %w", argv[0], err)
+	}
+	return p, nil
 }
 
 func closeAll(files []*os.File) {

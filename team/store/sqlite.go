@@ -3,16 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
-	"modernc.org/sqlite" // registers the "sqlite" database/sql driver, pure Go
-	sqlite3 "modernc.org/sqlite/lib"
+	"github.com/agenthooks/agenthooks/internal/sqlitedb"
 )
 
 // SQLiteBusyTimeout is how long a write waits for another process's
@@ -29,43 +22,15 @@ const SQLiteBusyTimeout = 10 * time.Second
 // deadlock on a lock upgrade).
 func OpenSQLite(ctx context.Context, path string, o Options) (Store, error) {
 	o = o.withDefaults()
-	abs, err := filepath.Abs(path)
+	db, abs, err := sqlitedb.Open(ctx, path, sqlitedb.Options{BusyTimeout: SQLiteBusyTimeout, ForeignKeys: true})
 	if err != nil {
-		return nil, fmt.Errorf("sqlite database %q: %w", path, err)
-	}
-	if strings.Contains(abs, "?") {
-		// The driver takes everything after '?' as its parameters.
-		return nil, fmt.Errorf("sqlite database %q: the path contains '?', which SQLite cannot open: choose another path", abs)
-	}
-	// Created private before SQLite sees it: SQLite gives the -wal and
-	// -shm files the database file's mode.
-	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
-		return nil, fmt.Errorf("sqlite database: %w", err)
-	} else if err := f.Close(); err != nil {
-		return nil, fmt.Errorf("sqlite database: %w", err)
-	}
-	db, err := sql.Open("sqlite", abs+"?"+sqliteParams())
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", abs, err)
+		return nil, err
 	}
 	s, err := open(ctx, db, sqliteDialect, abs, o, make(chan struct{}, 1))
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
-}
-
-// sqliteParams are applied by the driver to every connection it opens.
-// synchronous=NORMAL is safe in WAL mode against a crashed process; a
-// power cut can lose the last committed changes, never corrupt the file.
-func sqliteParams() string {
-	q := url.Values{}
-	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", SQLiteBusyTimeout.Milliseconds()))
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Set("_txlock", "immediate")
-	return q.Encode()
 }
 
 var sqliteDialect = dialect{
@@ -75,9 +40,6 @@ var sqliteDialect = dialect{
 	// cannot be mistaken for a new hook's.
 	words: map[string]string{"id": "INTEGER PRIMARY KEY AUTOINCREMENT"},
 	// Deferred: the read takes no lock and sees one snapshot of the WAL.
-	readTx: &sql.TxOptions{ReadOnly: true},
-	isUnique: func(err error) bool {
-		var se *sqlite.Error
-		return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
-	},
+	readTx:   &sql.TxOptions{ReadOnly: true},
+	isUnique: sqlitedb.IsUniqueViolation,
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
 // Command is the hooks.json command that runs the script name from the
@@ -19,37 +20,12 @@ import (
 func Command(name, osName string) string {
 	path := "./" + name
 	if osName != Windows {
-		if plainWord(path) {
-			return path
-		}
-		return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
-	}
-	quoted := path
-	if !plainWord(path) {
-		quoted = "'" + strings.ReplaceAll(path, "'", "''") + "'"
+		return shellquote.POSIXCommand([]string{path})
 	}
 	if strings.HasSuffix(strings.ToLower(name), ".ps1") {
-		return "powershell -NoProfile -ExecutionPolicy Bypass -File " + quoted
+		return "powershell -NoProfile -ExecutionPolicy Bypass -File " + shellquote.PowerShell(path)
 	}
-	if quoted != path {
-		return "& " + quoted // a quoted string alone is a value in PowerShell, not a call
-	}
-	return path
-}
-
-// plainWord reports whether s means itself, unquoted, to both sh and
-// PowerShell. The set is small on purpose: quoting costs nothing.
-func plainWord(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_-./+", c) >= 0:
-		default:
-			return false
-		}
-	}
-	return true
+	return shellquote.PowerShellCommand([]string{path})
 }
 
 // manifest renders the hooks.json that runs hooks, in Cursor's format.

@@ -1,0 +1,120 @@
+// Package sqlitedb opens the project's SQLite databases (the state store
+// and the team server's store) one way: a private file, WAL mode, a busy
+// timeout on every connection, and BEGIN IMMEDIATE for every write
+// transaction. Both are shared by several processes at once (hook runs, a
+// server and its bootstrap commands), which is what these settings are
+// for; a second copy of them is a second place to get one wrong.
+package sqlitedb
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"modernc.org/sqlite" // registers the "sqlite" database/sql driver, pure Go
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Options are what differs between the databases.
+type Options struct {
+	// BusyTimeout is how long a statement waits for another process's
+	// lock before it fails with SQLITE_BUSY (at least a millisecond).
+	BusyTimeout time.Duration
+	// JournalSizeLimit, when positive, is the size in bytes the WAL file
+	// is truncated to after a checkpoint; otherwise it keeps the size of
+	// the largest transaction ever written.
+	JournalSizeLimit int64
+	// ForeignKeys makes SQLite enforce the schema's foreign keys.
+	ForeignKeys bool
+}
+
+// Open opens the database file at path, creating it with mode 0600 if
+// needed (SQLite gives the -wal and -shm files the database file's mode,
+// and the databases hold secrets), and checks that a connection can be
+// made. It returns the database and path made absolute. The folder must
+// exist.
+//
+// Every connection the pool opens gets the busy timeout, journal_mode=WAL
+// (readers never wait for the writer), synchronous=NORMAL (safe in WAL
+// mode against a crashed or killed process: a committed transaction is in
+// the WAL file; only a power cut can lose the last ones, never corrupt the
+// file) and the options' other pragmas; every transaction begins
+// IMMEDIATE, taking the write lock up front, so two read-then-write
+// transactions can never deadlock on a lock upgrade. A read-only
+// transaction (sql.TxOptions.ReadOnly) is still deferred: it takes no lock
+// and reads one snapshot.
+func Open(ctx context.Context, path string, o Options) (*sql.DB, string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, "", fmt.Errorf("sqlite database %q: %w", path, err)
+	}
+	if strings.Contains(abs, "?") {
+		// The driver takes everything after '?' as its parameters.
+		return nil, "", fmt.Errorf("sqlite database %q: the path contains '?', which SQLite cannot open: choose another path", abs)
+	}
+	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+		return nil, "", fmt.Errorf("sqlite database: %w", err)
+	} else if err := f.Close(); err != nil {
+		return nil, "", fmt.Errorf("sqlite database: %w", err)
+	}
+	db, err := sql.Open("sqlite", abs+"?"+params(o))
+	if err != nil {
+		return nil, "", fmt.Errorf("open %s: %w", abs, err)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		_ = db.Close()
+		return nil, "", fmt.Errorf("open %s: %w", abs, err)
+	}
+	return db, abs, nil
+}
+
+// params are the driver's parameters: pragmas it runs on every new
+// connection, and the transaction mode.
+func params(o Options) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", millis(o.BusyTimeout)))
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if o.JournalSizeLimit > 0 {
+		q.Add("_pragma", fmt.Sprintf("journal_size_limit(%d)", o.JournalSizeLimit))
+	}
+	if o.ForeignKeys {
+		q.Add("_pragma", "foreign_keys(1)")
+	}
+	q.Set("_txlock", "immediate")
+	return q.Encode()
+}
+
+// SetBusyTimeout sets conn's busy timeout, for a transaction that must
+// wait more or less than the pool's default; the caller sets it back
+// before the connection returns to the pool.
+func SetBusyTimeout(ctx context.Context, conn *sql.Conn, d time.Duration) error {
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", millis(d))); err != nil {
+		return fmt.Errorf("set busy timeout: %w", err)
+	}
+	return nil
+}
+
+// millis is d in whole milliseconds, at least one: SQLite reads 0 as "do
+// not wait at all".
+func millis(d time.Duration) int64 { return max(d.Milliseconds(), 1) }
+
+// IsBusy reports whether err is SQLite's lock timeout (SQLITE_BUSY, in
+// any of its extended forms).
+func IsBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+// IsUniqueViolation reports whether err is a UNIQUE or PRIMARY KEY
+// constraint failure.
+func IsUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
+}
