@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/agenthooks/agenthooks/team/store"
 )
 
@@ -13,6 +15,19 @@ import (
 // directly, so the first admin token can be made before any server runs,
 // and a lost one can be replaced by whoever holds the database. This file
 // holds what they share.
+
+// serveGroupCmd is a bootstrap command that only groups its subcommands:
+// alone, it prints its help.
+func serveGroupCmd(use, short string, subs ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(subs...)
+	return cmd
+}
 
 // withStore runs fn on the database of --database, closing it after;
 // refused input becomes a usage error.

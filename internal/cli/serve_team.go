@@ -13,14 +13,7 @@ import (
 // newServeTeamCmd is `agenthooks serve team`: create and list teams on
 // the database directly (see serve_admin.go).
 func newServeTeamCmd(o *serveOptions) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "team",
-		Short: "Create and list teams",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newTeamCreateCmd(o), newTeamListCmd(o))
-	return cmd
+	return serveGroupCmd("team", "Create and list teams", newTeamCreateCmd(o), newTeamListCmd(o))
 }
 
 type teamCreateOptions struct {

@@ -14,14 +14,8 @@ import (
 // newServeTokenCmd is `agenthooks serve token`: create, list and revoke
 // access tokens on the database directly (see serve_admin.go).
 func newServeTokenCmd(o *serveOptions) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "token",
-		Short: "Create, list and revoke the server's access tokens",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
-	}
-	cmd.AddCommand(newTokenCreateCmd(o), newTokenListCmd(o), newTokenRevokeCmd(o))
-	return cmd
+	return serveGroupCmd("token", "Create, list and revoke the server's access tokens",
+		newTokenCreateCmd(o), newTokenListCmd(o), newTokenRevokeCmd(o))
 }
 
 type tokenCreateOptions struct {

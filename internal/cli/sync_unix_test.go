@@ -22,30 +22,9 @@ import (
 // line per round on its schedule, installs a change, and ends cleanly on
 // SIGTERM.
 func TestSyncWatchProcess(t *testing.T) {
-	bin := binary(t)
 	srv := syncServer(t)
 	home := t.TempDir()
-	cmd := exec.Command(bin, "sync", "--watch", "--interval", "150ms", "--accept", "--home", home)
-	cmd.Env = append(os.Environ(), teamsync.TokenEnv+"="+syncToken, teamsync.ServerEnv+"="+srv.URL)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill() }()
-	lines := make(chan string, 100)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		_, _ = io.Copy(io.Discard, stdout)
-	}()
+	cmd, lines, stderr := startSyncWatch(t, srv.URL, home, "150ms")
 	next := func() string {
 		t.Helper()
 		select {
@@ -84,4 +63,34 @@ func TestSyncWatchProcess(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("after SIGTERM: %v; stderr:\n%s", err, stderr.String())
 	}
+}
+
+// startSyncWatch starts a real `agenthooks sync --watch` process against
+// server, installing into home, and returns it with its stdout lines
+// (closed at EOF) and its stderr. The process is killed when the test
+// ends.
+func startSyncWatch(t *testing.T, server, home, interval string) (*exec.Cmd, <-chan string, *strings.Builder) {
+	t.Helper()
+	cmd := exec.Command(binary(t), "sync", "--watch", "--interval", interval, "--accept", "--home", home)
+	cmd.Env = append(os.Environ(), teamsync.TokenEnv+"="+syncToken, teamsync.ServerEnv+"="+server)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	lines := make(chan string, 100)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		_, _ = io.Copy(io.Discard, stdout)
+	}()
+	return cmd, lines, stderr
 }
