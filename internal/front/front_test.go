@@ -49,7 +49,9 @@ func TestSameAnswerWithAndWithoutEngine(t *testing.T) {
 			}
 		})
 	}
-	if got := w.status().Engine; got.PID != st.PID || got.Steps < int64(len(cases)) {
+	if got := w.status().Engine; got == nil {
+		t.Errorf("the engine (pid %d) is gone", st.PID)
+	} else if got.PID != st.PID || got.Steps < int64(len(cases)) {
 		t.Errorf("the engine (pid %d) served %d steps, want %d by pid %d", got.PID, got.Steps, len(cases), st.PID)
 	}
 	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {

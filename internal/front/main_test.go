@@ -90,6 +90,13 @@ func newWorld(t testing.TB) *world {
 		"AGENTHOOKS_ENGINE_IDLE=1m", "XDG_RUNTIME_DIR=", "GORACE=log_path=" + races}
 	t.Cleanup(func() {
 		agenttest.StopEngines(w.tmp)
+		if t.Failed() {
+			logs, _ := filepath.Glob(filepath.Join(w.tmp, "agenthooks-*", "*.log"))
+			for _, l := range logs {
+				b, _ := os.ReadFile(l)
+				t.Logf("engine log %s:\n%s", l, b)
+			}
+		}
 		logs, _ := filepath.Glob(races + ".*")
 		for _, l := range logs {
 			b, _ := os.ReadFile(l)

@@ -29,6 +29,15 @@ func start(bin, sock string, env []string) {
 	cmd.Env = env
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	// What the engine says about itself goes to a log beside its socket,
+	// started afresh when it has grown past a megabyte.
+	if fi, err := os.Stat(sock + ".log"); err == nil && fi.Size() > 1<<20 {
+		_ = os.Remove(sock + ".log")
+	}
+	if f, err := os.OpenFile(sock+".log", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+		defer f.Close()
+		cmd.Stderr = f
+	}
 	if err := cmd.Start(); err != nil {
 		debugf("start the engine: %v", err)
 		return

@@ -36,6 +36,7 @@ func (s *Server) control(c *net.UnixConn, req *wire.Request) {
 		IdleExit: s.Idle.String(),
 	}
 	if req.Control == ControlStop {
+		s.logf("engine stopping: asked to")
 		s.Stop()
 	}
 	if wire.WriteReply(c, wire.Reply{Status: st}) == nil && wire.WriteBody(c, nil) == nil {

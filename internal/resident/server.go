@@ -154,6 +154,7 @@ func (s *Server) waitForEnd(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
+			s.logf("engine stopping: %v", context.Cause(ctx))
 			return
 		case <-s.stop:
 			return
