@@ -129,8 +129,9 @@ type Match struct {
 	// the step has no match value, so every hook of the step runs.
 	Target  string
 	Ignored bool
-	// Err is set when the matcher could not decide (it ran out of time):
-	// the hook is in the run, counted as failed without running.
+	// Err is set when the matcher could not decide (it ran out of time,
+	// or could not be compiled on its first use): the hook is in the
+	// run, counted as failed without running.
 	Err error
 }
 
@@ -177,7 +178,7 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 
 // execute runs the hooks, in parallel unless the step or the options want
 // them in sequence, and returns their outcomes in priority order. The
-// undecided hooks (their matcher ran out of time) fail without running.
+// undecided hooks (their matcher could not decide) fail without running.
 func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.Hook, undecided map[*config.Hook]error, body []byte, env runEnv) []Outcome {
 	outcomes := make([]Outcome, len(hooks))
 	claudeBody := claudePayload(step, hooks, body)
