@@ -18,9 +18,10 @@ import (
 
 // Run runs every hook configured for step whose matcher accepts the
 // payload, and returns their merged decision. payload is the step's input
-// in Cursor's shape: JSON bytes (json.RawMessage or []byte) or any value
-// that marshals to a JSON object, such as the event package's typed
-// inputs. Common fields the payload lacks are filled in.
+// in Cursor's shape: JSON bytes (json.RawMessage or []byte), a *Payload
+// already read by ParsePayload, or any value that marshals to a JSON
+// object, such as the event package's typed inputs. Common fields the
+// payload lacks are filled in.
 //
 // Run returns an error only when it could not run at all (unknown step,
 // payload not a JSON object); what the hooks did, failures included, is in
