@@ -146,7 +146,7 @@ func claudeMatcher(g *jsonNode, step event.Step, ptr string, r *reporter) (*matc
 	case event.Stop, event.BeforeSubmitPrompt:
 		return nil, "", true
 	}
-	c, err := match.CompileClaude(m.value.str)
+	c, err := match.PrepareClaude(m.value.str)
 	if err != nil {
 		r.errAt(m.value.off, pointerJoin(ptr, "matcher"), "is not a valid matcher: "+err.Error(),
 			`write tool names separated by | (e.g. "Edit|Write") or a regular expression`)

@@ -31,7 +31,10 @@ type LoopLimit struct {
 func (l LoopLimit) Allows(loopCount int) bool { return l.Unlimited || loopCount < l.N }
 
 // Hook is one hook definition, resolved: where it came from, where it
-// runs, and its matcher compiled.
+// runs, and its matcher checked. The matcher is compiled the first time
+// it is used (match.Prepare), so hooks of steps that never run cost no
+// compilation; one that cannot be compiled then answers MatchValue with
+// an error, which the engine counts as a failed hook.
 type Hook struct {
 	Step       event.Step
 	Type       string // TypeCommand or TypePrompt
@@ -42,7 +45,7 @@ type Hook struct {
 	LoopLimit  LoopLimit
 	FailClosed bool
 	Matcher    string         // as written; "" or "*" matches everything
-	Match      *match.Matcher // nil matches everything
+	Match      *match.Matcher // nil matches everything; shared by hooks with the same pattern
 
 	Source Source
 	File   string // the hooks file it was defined in

@@ -36,7 +36,7 @@ func parseHook(n *jsonNode, step event.Step, ptr string, r *reporter) *Hook {
 	errorsBefore := r.errors
 	b := &hookBuilder{h: &Hook{Step: step, Type: TypeCommand, LoopLimit: LoopLimit{N: DefaultLoopLimit}}, r: r}
 	for _, m := range n.members {
-		b.field(m, pointerJoin(ptr, m.key))
+		b.field(m, ptr)
 	}
 	if !b.badType {
 		// With the type unknown, "missing command" would only be noise.
@@ -55,8 +55,8 @@ type hookBuilder struct {
 	badType bool
 }
 
-func (b *hookBuilder) field(m jsonMember, ptr string) {
-	p := hookParse{h: b.h, r: b.r, m: m, ptr: ptr}
+func (b *hookBuilder) field(m jsonMember, hookPtr string) {
+	p := hookParse{h: b.h, r: b.r, m: m, hookPtr: hookPtr}
 	h, v := p.h, m.value
 	switch m.key {
 	case "type":
@@ -70,7 +70,7 @@ func (b *hookBuilder) field(m jsonMember, ptr string) {
 				if l := strings.ToLower(s); l == TypeCommand || l == TypePrompt {
 					fix = "write it in lowercase: " + strconv.Quote(l)
 				}
-				p.r.errAt(v.off, p.ptr, `must be "command" or "prompt", got `+v.describe(), fix)
+				p.r.errAt(v.off, p.ptr(), `must be "command" or "prompt", got `+v.describe(), fix)
 			}
 		}
 	case "command":
@@ -94,11 +94,14 @@ func (b *hookBuilder) field(m jsonMember, ptr string) {
 
 // hookParse validates one member of a hook definition.
 type hookParse struct {
-	h   *Hook
-	r   *reporter
-	m   jsonMember
-	ptr string
+	h       *Hook
+	r       *reporter
+	m       jsonMember
+	hookPtr string // the hook's JSON Pointer
 }
+
+// ptr is the member's JSON Pointer, made only for a problem.
+func (p hookParse) ptr() string { return pointerJoin(p.hookPtr, p.m.key) }
 
 func (p hookParse) failClosed() {
 	v := p.m.value
@@ -110,7 +113,7 @@ func (p hookParse) failClosed() {
 	if v.kind == jsonString && (v.str == "true" || v.str == "false") {
 		fix = `write "failClosed": ` + v.str + " (without quotes)"
 	}
-	p.r.errAt(v.off, p.ptr, "must be true or false, got "+v.describe(), fix)
+	p.r.errAt(v.off, p.ptr(), "must be true or false, got "+v.describe(), fix)
 }
 
 // str checks that the value is a string, reporting otherwise.
@@ -119,7 +122,7 @@ func (p hookParse) str(what string) (string, bool) {
 	if v.kind == jsonString {
 		return v.str, true
 	}
-	p.r.errAt(v.off, p.ptr, "must be a string ("+what+"), got "+v.describe(),
+	p.r.errAt(v.off, p.ptr(), "must be a string ("+what+"), got "+v.describe(),
 		"write it in double quotes")
 	return "", false
 }
@@ -132,19 +135,19 @@ func (p hookParse) timeout() {
 		if v.kind == jsonString {
 			f = "write the number without quotes, e.g. \"timeout\": 30"
 		}
-		p.r.errAt(v.off, p.ptr, "must be a positive number of seconds, got "+v.describe(), f)
+		p.r.errAt(v.off, p.ptr(), "must be a positive number of seconds, got "+v.describe(), f)
 		return
 	}
 	secs := v.number()
 	switch {
 	case !(secs > 0):
-		p.r.errAt(v.off, p.ptr, "must be a positive number of seconds, got "+v.describe(), fix)
+		p.r.errAt(v.off, p.ptr(), "must be a positive number of seconds, got "+v.describe(), fix)
 	case secs >= maxTimeoutSeconds:
-		p.r.errAt(v.off, p.ptr, "is too large, got "+v.describe()+" seconds", fix)
+		p.r.errAt(v.off, p.ptr(), "is too large, got "+v.describe()+" seconds", fix)
 	default:
 		d := time.Duration(secs * float64(time.Second))
 		if d <= 0 {
-			p.r.errAt(v.off, p.ptr, "is too small, got "+v.describe()+" seconds", fix)
+			p.r.errAt(v.off, p.ptr(), "is too small, got "+v.describe()+" seconds", fix)
 			return
 		}
 		p.h.Timeout = d
@@ -163,7 +166,7 @@ func (p hookParse) loopLimit() {
 			return
 		}
 	}
-	p.r.errAt(v.off, p.ptr, "must be a non-negative integer or null, got "+v.describe(),
+	p.r.errAt(v.off, p.ptr(), "must be a non-negative integer or null, got "+v.describe(),
 		`use e.g. "loop_limit": 5, or null for no limit`)
 }
 
@@ -172,13 +175,13 @@ func (p hookParse) matcher() {
 	if !ok {
 		return
 	}
-	m, err := match.Compile(s)
+	m, err := match.Prepare(s)
 	if err != nil {
 		msg := err.Error()
 		if !strings.Contains(msg, "regular expression") {
 			msg = "is not a valid regular expression: " + msg
 		}
-		p.r.errAt(p.m.value.off, p.ptr, msg,
+		p.r.errAt(p.m.value.off, p.ptr(), msg,
 			`correct the pattern; matchers are JavaScript regular expressions, and in JSON a backslash is written twice, as in "\\("`)
 		return
 	}
@@ -199,7 +202,7 @@ func (p hookParse) extra() {
 	} else if p.m.key == "hooks" {
 		fix = `this looks like Claude Code's format; in hooks.json each hook is {"command": "…"} directly in the step's array`
 	}
-	p.r.warnAt(p.m.keyOff, p.ptr, "unknown key "+strconv.Quote(shorten(p.m.key))+"; ignored", fix)
+	p.r.warnAt(p.m.keyOff, p.ptr(), "unknown key "+strconv.Quote(shorten(p.m.key))+"; ignored", fix)
 }
 
 // checkRequired applies the rules that depend on the hook's type: a

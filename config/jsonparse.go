@@ -27,7 +27,7 @@ func parseJSON(data []byte, r *reporter) (doc *jsonNode, ok bool) {
 		r.errAt(p.pos, "", "the file is empty", `write {"version": 1, "hooks": {}}`)
 		return nil, false
 	}
-	doc, err := p.value("")
+	doc, err := p.value(nil)
 	if err != nil {
 		p.report(err)
 		return nil, false
@@ -78,9 +78,9 @@ func (p *jsonParser) here(off int) string {
 	return strconv.Itoa(line) + ":" + strconv.Itoa(col)
 }
 
-func (p *jsonParser) value(ptr string) (*jsonNode, *syntaxError) {
+func (p *jsonParser) value(ptr *jsonPath) (*jsonNode, *syntaxError) {
 	if p.eof() {
-		return nil, &syntaxError{off: p.pos, pointer: ptr, msg: "unexpected end of file, expected a value",
+		return nil, &syntaxError{off: p.pos, pointer: ptr.String(), msg: "unexpected end of file, expected a value",
 			fix: "the file is cut short; complete it"}
 	}
 	switch c := p.data[p.pos]; {
@@ -106,7 +106,7 @@ func (p *jsonParser) value(ptr string) (*jsonNode, *syntaxError) {
 
 // word parses true, false and null, and explains the near misses
 // (True, undefined, unquoted text).
-func (p *jsonParser) word(ptr string) (*jsonNode, *syntaxError) {
+func (p *jsonParser) word(ptr *jsonPath) (*jsonNode, *syntaxError) {
 	start := p.pos
 	end := start
 	for end < len(p.data) && isWordByte(p.data[end]) {
@@ -120,7 +120,7 @@ func (p *jsonParser) word(ptr string) (*jsonNode, *syntaxError) {
 	case "null":
 		n.kind = jsonNull
 	default:
-		e := &syntaxError{off: start, pointer: ptr}
+		e := &syntaxError{off: start, pointer: ptr.String()}
 		switch lw := strings.ToLower(w); {
 		case lw == "true" || lw == "false" || lw == "null":
 			e.msg, e.fix = strconv.Quote(w)+" is not a JSON value", "write it in lowercase: "+lw
@@ -142,8 +142,8 @@ func isWordByte(c byte) bool {
 // unexpected builds the error for a byte that cannot start what was
 // expected, recognising the usual mistakes: comments, single quotes, a
 // plus sign or a bare dot before a number.
-func (p *jsonParser) unexpected(ptr, expected string) *syntaxError {
-	e := &syntaxError{off: p.pos, pointer: ptr}
+func (p *jsonParser) unexpected(ptr *jsonPath, expected string) *syntaxError {
+	e := &syntaxError{off: p.pos, pointer: ptr.String()}
 	if p.eof() {
 		e.msg, e.fix = "unexpected end of file, expected "+expected, "the file is cut short; complete it"
 		return e
@@ -167,22 +167,22 @@ func (p *jsonParser) unexpected(ptr, expected string) *syntaxError {
 	return e
 }
 
-func (p *jsonParser) enter(ptr string) *syntaxError {
+func (p *jsonParser) enter(ptr *jsonPath) *syntaxError {
 	p.depth++
 	if p.depth > maxDepth {
-		return &syntaxError{off: p.pos, pointer: ptr, msg: "nested more than " + strconv.Itoa(maxDepth) + " levels deep",
+		return &syntaxError{off: p.pos, pointer: ptr.String(), msg: "nested more than " + strconv.Itoa(maxDepth) + " levels deep",
 			fix: "flatten the structure"}
 	}
 	return nil
 }
 
-func (p *jsonParser) unclosed(ptr string, open int, what string) *syntaxError {
-	return &syntaxError{off: p.pos, pointer: ptr,
+func (p *jsonParser) unclosed(ptr *jsonPath, open int, what string) *syntaxError {
+	return &syntaxError{off: p.pos, pointer: ptr.String(),
 		msg: "unexpected end of file: the " + what + " opened at " + p.here(open) + " is never closed",
 		fix: "close it, and check for a missing } or ] before it"}
 }
 
-func (p *jsonParser) object(ptr string) (*jsonNode, *syntaxError) {
+func (p *jsonParser) object(ptr *jsonPath) (*jsonNode, *syntaxError) {
 	if err := p.enter(ptr); err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (p *jsonParser) object(ptr string) (*jsonNode, *syntaxError) {
 		c := p.data[p.pos]
 		if c == '}' {
 			if comma >= 0 {
-				return nil, &syntaxError{off: comma, pointer: ptr, msg: "trailing comma before }", fix: "remove the comma"}
+				return nil, &syntaxError{off: comma, pointer: ptr.String(), msg: "trailing comma before }", fix: "remove the comma"}
 			}
 			p.pos++
 			n.end = p.pos
@@ -219,18 +219,18 @@ func (p *jsonParser) object(ptr string) (*jsonNode, *syntaxError) {
 			return nil, p.unclosed(ptr, n.off, "{")
 		}
 		if p.data[p.pos] != ':' {
-			return nil, &syntaxError{off: p.pos, pointer: ptr,
+			return nil, &syntaxError{off: p.pos, pointer: ptr.String(),
 				msg: "expected ':' after the key " + strconv.Quote(shorten(key)),
 				fix: "write " + strconv.Quote(shorten(key)) + ": value"}
 		}
 		p.pos++
 		p.skipSpace()
-		child := pointerJoin(ptr, key)
-		v, err := p.value(child)
+		child := jsonPath{parent: ptr, key: key}
+		v, err := p.value(&child)
 		if err != nil {
 			return nil, err
 		}
-		seen = p.addMember(n, seen, jsonMember{key: key, keyOff: keyOff, value: v}, child)
+		seen = p.addMember(n, seen, jsonMember{key: key, keyOff: keyOff, value: v}, &child)
 
 		p.skipSpace()
 		if p.eof() {
@@ -245,7 +245,7 @@ func (p *jsonParser) object(ptr string) (*jsonNode, *syntaxError) {
 			n.end = p.pos
 			return n, nil
 		case '"':
-			return nil, &syntaxError{off: p.pos, pointer: ptr, msg: "missing comma between object members",
+			return nil, &syntaxError{off: p.pos, pointer: ptr.String(), msg: "missing comma between object members",
 				fix: "add a comma after the value that ends at " + p.here(v.end)}
 		default:
 			return nil, p.unexpected(ptr, "',' or '}'")
@@ -254,14 +254,14 @@ func (p *jsonParser) object(ptr string) (*jsonNode, *syntaxError) {
 }
 
 // badKey explains a byte that cannot start an object key.
-func (p *jsonParser) badKey(ptr string) *syntaxError {
+func (p *jsonParser) badKey(ptr *jsonPath) *syntaxError {
 	if isWordByte(p.data[p.pos]) {
 		end := p.pos
 		for end < len(p.data) && isWordByte(p.data[end]) {
 			end++
 		}
 		w := shorten(string(p.data[p.pos:end]))
-		return &syntaxError{off: p.pos, pointer: ptr, msg: "object keys must be in double quotes",
+		return &syntaxError{off: p.pos, pointer: ptr.String(), msg: "object keys must be in double quotes",
 			fix: "write " + strconv.Quote(w)}
 	}
 	return p.unexpected(ptr, "a key in double quotes or '}'")
@@ -270,7 +270,7 @@ func (p *jsonParser) badKey(ptr string) *syntaxError {
 // addMember appends m to n, replacing an earlier member with the same key
 // (last one wins, as in JSON.parse) and warning about it. seen indexes the
 // keys once the object is large enough for linear search to be slow.
-func (p *jsonParser) addMember(n *jsonNode, seen map[string]int, m jsonMember, ptr string) map[string]int {
+func (p *jsonParser) addMember(n *jsonNode, seen map[string]int, m jsonMember, ptr *jsonPath) map[string]int {
 	const indexAt = 16
 	prev := -1
 	if seen != nil {
@@ -286,7 +286,7 @@ func (p *jsonParser) addMember(n *jsonNode, seen map[string]int, m jsonMember, p
 		}
 	}
 	if prev >= 0 {
-		p.r.warnAt(m.keyOff, ptr,
+		p.r.warnAt(m.keyOff, ptr.String(),
 			"duplicate key "+strconv.Quote(shorten(m.key))+": this one replaces the one at "+p.here(n.members[prev].keyOff),
 			"keep only one of them; merge their contents if both are needed")
 		n.members = append(n.members[:prev], n.members[prev+1:]...)
@@ -304,7 +304,7 @@ func (p *jsonParser) addMember(n *jsonNode, seen map[string]int, m jsonMember, p
 	return seen
 }
 
-func (p *jsonParser) array(ptr string) (*jsonNode, *syntaxError) {
+func (p *jsonParser) array(ptr *jsonPath) (*jsonNode, *syntaxError) {
 	if err := p.enter(ptr); err != nil {
 		return nil, err
 	}
@@ -319,13 +319,14 @@ func (p *jsonParser) array(ptr string) (*jsonNode, *syntaxError) {
 		}
 		if p.data[p.pos] == ']' {
 			if comma >= 0 {
-				return nil, &syntaxError{off: comma, pointer: ptr, msg: "trailing comma before ]", fix: "remove the comma"}
+				return nil, &syntaxError{off: comma, pointer: ptr.String(), msg: "trailing comma before ]", fix: "remove the comma"}
 			}
 			p.pos++
 			n.end = p.pos
 			return n, nil
 		}
-		v, err := p.value(pointerIndex(ptr, len(n.elems)))
+		elem := jsonPath{parent: ptr, index: len(n.elems), isIndex: true}
+		v, err := p.value(&elem)
 		if err != nil {
 			return nil, err
 		}
@@ -343,7 +344,7 @@ func (p *jsonParser) array(ptr string) (*jsonNode, *syntaxError) {
 			n.end = p.pos
 			return n, nil
 		case '{', '[', '"':
-			return nil, &syntaxError{off: p.pos, pointer: ptr, msg: "missing comma between array elements",
+			return nil, &syntaxError{off: p.pos, pointer: ptr.String(), msg: "missing comma between array elements",
 				fix: "add a comma after the value that ends at " + p.here(v.end)}
 		default:
 			return nil, p.unexpected(ptr, "',' or ']'")
@@ -354,13 +355,13 @@ func (p *jsonParser) array(ptr string) (*jsonNode, *syntaxError) {
 // string parses a string starting at the opening quote and returns its
 // decoded value. Invalid UTF-8 becomes U+FFFD, as when Node reads the
 // file as UTF-8.
-func (p *jsonParser) string(ptr string) (string, *syntaxError) {
+func (p *jsonParser) string(ptr *jsonPath) (string, *syntaxError) {
 	start := p.pos
 	i := start + 1
 	escaped := false
 	for {
 		if i >= len(p.data) {
-			return "", &syntaxError{off: start, pointer: ptr, msg: "string is never closed", fix: `end it with "`}
+			return "", &syntaxError{off: start, pointer: ptr.String(), msg: "string is never closed", fix: `end it with "`}
 		}
 		c := p.data[i]
 		switch {
@@ -372,7 +373,7 @@ func (p *jsonParser) string(ptr string) (string, *syntaxError) {
 			}
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil {
-				return "", &syntaxError{off: start, pointer: ptr, msg: "malformed string: " + err.Error(),
+				return "", &syntaxError{off: start, pointer: ptr.String(), msg: "malformed string: " + err.Error(),
 					fix: "check the escapes in this string"}
 			}
 			return s, nil
@@ -387,10 +388,10 @@ func (p *jsonParser) string(ptr string) (string, *syntaxError) {
 				i += 2
 			}
 		case c == '\n' || c == '\r':
-			return "", &syntaxError{off: start, pointer: ptr, msg: "string is not closed before the end of the line",
+			return "", &syntaxError{off: start, pointer: ptr.String(), msg: "string is not closed before the end of the line",
 				fix: `end it with " on the same line; write a line break inside a string as \n`}
 		case c < 0x20:
-			return "", &syntaxError{off: i, pointer: ptr, msg: "control character in a string",
+			return "", &syntaxError{off: i, pointer: ptr.String(), msg: "control character in a string",
 				fix: `escape it, as in \t or \u00` + strconv.FormatUint(uint64(c)>>4, 16) + strconv.FormatUint(uint64(c)&15, 16)}
 		default:
 			i++
@@ -399,9 +400,9 @@ func (p *jsonParser) string(ptr string) (string, *syntaxError) {
 }
 
 // escape checks the escape sequence starting at the backslash at i.
-func (p *jsonParser) escape(ptr string, i int) *syntaxError {
+func (p *jsonParser) escape(ptr *jsonPath, i int) *syntaxError {
 	if i+1 >= len(p.data) {
-		return &syntaxError{off: i, pointer: ptr, msg: "string is never closed", fix: `end it with "`}
+		return &syntaxError{off: i, pointer: ptr.String(), msg: "string is never closed", fix: `end it with "`}
 	}
 	switch p.data[i+1] {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -409,14 +410,14 @@ func (p *jsonParser) escape(ptr string, i int) *syntaxError {
 	case 'u':
 		for k := i + 2; k < i+6; k++ {
 			if k >= len(p.data) || !isHex(p.data[k]) {
-				return &syntaxError{off: i, pointer: ptr, msg: `\u must be followed by four hex digits`,
+				return &syntaxError{off: i, pointer: ptr.String(), msg: `\u must be followed by four hex digits`,
 					fix: `write the character as \u followed by its four-digit hex code, e.g. \u00e9`}
 			}
 		}
 		return nil
 	default:
 		r, _ := utf8.DecodeRune(p.data[i+1:])
-		return &syntaxError{off: i, pointer: ptr, msg: `invalid escape \` + string(r),
+		return &syntaxError{off: i, pointer: ptr.String(), msg: `invalid escape \` + string(r),
 			fix: `write a backslash as \\ (Windows paths: C:\\Users\\…, or use forward slashes)`}
 	}
 }
@@ -426,7 +427,7 @@ func isHex(c byte) bool {
 }
 
 // number parses a number per the JSON grammar, keeping its text.
-func (p *jsonParser) number(ptr string) (*jsonNode, *syntaxError) {
+func (p *jsonParser) number(ptr *jsonPath) (*jsonNode, *syntaxError) {
 	start := p.pos
 	i := start
 	digits := func() int {
@@ -438,7 +439,7 @@ func (p *jsonParser) number(ptr string) (*jsonNode, *syntaxError) {
 		return n
 	}
 	bad := func(msg, fix string) (*jsonNode, *syntaxError) {
-		return nil, &syntaxError{off: start, pointer: ptr, msg: msg, fix: fix}
+		return nil, &syntaxError{off: start, pointer: ptr.String(), msg: msg, fix: fix}
 	}
 	if p.data[i] == '-' {
 		i++

@@ -248,7 +248,7 @@ func readFile(path string) ([]byte, error) {
 	if info.IsDir() {
 		return nil, errIsDir
 	}
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	data, err := readAll(io.LimitReader(f, maxFileSize+1), info.Size())
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
@@ -256,6 +256,26 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("it is larger than %d MiB", maxFileSize>>20)
 	}
 	return data, nil
+}
+
+// readAll reads r to its end into a buffer of size bytes (the file's
+// size, and one more to see the end) rather than ReadAll's doubling one;
+// a file that grew meanwhile is still read whole.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, min(max(size, 0), maxFileSize)+1)
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+	}
 }
 
 // missing reports whether err means there is no file: it does not exist,

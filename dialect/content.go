@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agenthooks/agenthooks/event"
@@ -18,34 +19,43 @@ const MaxContent = 16 << 20
 // that only the first part was read.
 type ReadFunc func(path string) (content string, truncated bool, err error)
 
-// ReadBounded reads at most max bytes of a file. A cut that splits a
+// ReadBounded reads at most limit bytes of a file. A cut that splits a
 // UTF-8 sequence is moved back to the sequence's start, so the JSON
 // carries no replacement character the file does not have.
-func ReadBounded(max int64) ReadFunc {
+func ReadBounded(limit int64) ReadFunc {
 	return func(path string) (string, bool, error) {
 		f, err := os.Open(path)
 		if err != nil {
 			return "", false, err
 		}
 		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return "", false, fmt.Errorf("%s is a directory", path)
+		size := int64(0)
+		if st, err := f.Stat(); err == nil {
+			if st.IsDir() {
+				return "", false, fmt.Errorf("%s is a directory", path)
+			}
+			size = st.Size()
 		}
-		b, err := io.ReadAll(io.LimitReader(f, max+1))
-		if err != nil {
+		// Straight into the string, in a buffer of the file's size: not
+		// io.ReadAll's doubling one and a copy of it as a string, which
+		// for a large file allocate it three times over.
+		var b strings.Builder
+		b.Grow(int(min(max(size, 0), limit)) + 1)
+		if _, err := io.Copy(&b, io.LimitReader(f, limit+1)); err != nil {
 			return "", false, fmt.Errorf("read %s: %w", path, err)
 		}
-		if int64(len(b)) <= max {
-			return string(b), false, nil
+		s := b.String()
+		if int64(len(s)) <= limit {
+			return s, false, nil
 		}
-		b = b[:max]
-		for i := 0; i < utf8.UTFMax && len(b) > 0; i++ {
-			if r, size := utf8.DecodeLastRune(b); r != utf8.RuneError || size != 1 {
+		s = s[:limit]
+		for i := 0; i < utf8.UTFMax && len(s) > 0; i++ {
+			if r, size := utf8.DecodeLastRuneInString(s); r != utf8.RuneError || size != 1 {
 				break
 			}
-			b = b[:len(b)-1]
+			s = s[:len(s)-1]
 		}
-		return string(b), true, nil
+		return s, true, nil
 	}
 }
 

@@ -28,6 +28,24 @@ func TestReadBounded(t *testing.T) {
 	if err != nil || !cut || got != "hé" {
 		t.Errorf("bound after a rune = %q, %v, %v; want \"hé\", true", got, cut, err)
 	}
+	// Larger than any read buffer, exactly at the bound, and one past it.
+	large := filepath.Join(dir, "large")
+	text := strings.Repeat("line of text, é\n", 20000)
+	if err := os.WriteFile(large, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, bound := range []int64{int64(len(text)), int64(len(text)) + 1, 1 << 30} {
+		if got, cut, err := ReadBounded(bound)(large); err != nil || cut || got != text {
+			t.Errorf("bound %d: %d bytes, cut %v, %v; want the %d bytes", bound, len(got), cut, err, len(text))
+		}
+	}
+	if got, cut, err := ReadBounded(int64(len(text)) - 1)(large); err != nil || !cut || got != text[:len(text)-1] {
+		t.Errorf("bound one short: %d bytes, cut %v, %v", len(got), cut, err)
+	}
+	// /dev/null and files like it report a size of 0 whatever they hold.
+	if got, cut, err := ReadBounded(10)(os.DevNull); err != nil || cut || got != "" {
+		t.Errorf("%s = %q, %v, %v", os.DevNull, got, cut, err)
+	}
 	if _, _, err := ReadBounded(10)(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing file read without error")
 	}

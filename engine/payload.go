@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -75,18 +76,23 @@ func (p *payload) encode() ([]byte, error) {
 	return append(out, '}'), nil
 }
 
-// parsePayload decodes a payload into its top-level fields, keeping each
-// value's bytes as they were so that nothing the host sent is reshaped.
-func parsePayload(in any) (*payload, error) {
-	p := &payload{added: map[string]bool{}}
-	raw, err := payloadBytes(in)
-	if err != nil {
-		return nil, err
-	}
-	p.raw = raw
+// Payload is a step's input read once: the host's bytes and their
+// top-level fields. A host that must look into the payload before it runs
+// it (at workspace_roots, to choose the configuration) reads it with
+// ParsePayload and hands the Payload to Run, so that a payload carrying a
+// whole file is scanned once rather than once per reader.
+type Payload struct {
+	raw    []byte
+	fields map[string]json.RawMessage
+}
+
+// ParsePayload splits a payload into its top-level fields, with the checks
+// and errors of Run: it must be one JSON object (empty or null count as
+// {}). The bytes are kept, not copied; they must not change while the
+// Payload is in use.
+func ParsePayload(raw []byte) (*Payload, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
-		p.raw, p.fields = []byte("{}"), map[string]json.RawMessage{}
-		return p, nil
+		return &Payload{raw: []byte("{}"), fields: map[string]json.RawMessage{}}, nil
 	}
 	// jsonscan, not encoding/json: the tool input is the model's to
 	// write, and encoding/json gives up on one nested past 10000 levels.
@@ -98,11 +104,38 @@ func parsePayload(in any) (*payload, error) {
 	case err != nil:
 		return nil, errors.New("payload is " + err.Error()) // not a JSON object: it is an array
 	}
-	p.fields = fields
-	if p.fields == nil { // the payload was JSON null
-		p.raw, p.fields = []byte("{}"), map[string]json.RawMessage{}
+	if fields == nil { // the payload was JSON null
+		return &Payload{raw: []byte("{}"), fields: map[string]json.RawMessage{}}, nil
 	}
-	return p, nil
+	return &Payload{raw: raw, fields: fields}, nil
+}
+
+// Field returns a top-level field's bytes as the host sent them.
+func (p *Payload) Field(name string) (json.RawMessage, bool) {
+	v, ok := p.fields[name]
+	return v, ok
+}
+
+// parsePayload decodes a payload into its top-level fields, keeping each
+// value's bytes as they were so that nothing the host sent is reshaped.
+// A *Payload is used as it is, its fields copied: the engine adds to them,
+// and the host may run the same Payload again.
+func parsePayload(in any) (*payload, error) {
+	if pp, ok := in.(*Payload); ok {
+		if pp != nil && pp.fields != nil {
+			return &payload{raw: pp.raw, fields: maps.Clone(pp.fields), added: map[string]bool{}}, nil
+		}
+		in = nil // a nil or zero Payload is an empty one
+	}
+	raw, err := payloadBytes(in)
+	if err != nil {
+		return nil, err
+	}
+	pp, err := ParsePayload(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &payload{raw: pp.raw, fields: pp.fields, added: map[string]bool{}}, nil
 }
 
 // payloadBytes is the payload as JSON: bytes as they are, any other value

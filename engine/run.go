@@ -18,9 +18,10 @@ import (
 
 // Run runs every hook configured for step whose matcher accepts the
 // payload, and returns their merged decision. payload is the step's input
-// in Cursor's shape: JSON bytes (json.RawMessage or []byte) or any value
-// that marshals to a JSON object, such as the event package's typed
-// inputs. Common fields the payload lacks are filled in.
+// in Cursor's shape: JSON bytes (json.RawMessage or []byte), a *Payload
+// already read by ParsePayload, or any value that marshals to a JSON
+// object, such as the event package's typed inputs. Common fields the
+// payload lacks are filled in.
 //
 // Run returns an error only when it could not run at all (unknown step,
 // payload not a JSON object); what the hooks did, failures included, is in
@@ -129,8 +130,9 @@ type Match struct {
 	// the step has no match value, so every hook of the step runs.
 	Target  string
 	Ignored bool
-	// Err is set when the matcher could not decide (it ran out of time):
-	// the hook is in the run, counted as failed without running.
+	// Err is set when the matcher could not decide (it ran out of time,
+	// or could not be compiled on its first use): the hook is in the
+	// run, counted as failed without running.
 	Err error
 }
 
@@ -177,7 +179,7 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 
 // execute runs the hooks, in parallel unless the step or the options want
 // them in sequence, and returns their outcomes in priority order. The
-// undecided hooks (their matcher ran out of time) fail without running.
+// undecided hooks (their matcher could not decide) fail without running.
 func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.Hook, undecided map[*config.Hook]error, body []byte, env runEnv) []Outcome {
 	outcomes := make([]Outcome, len(hooks))
 	claudeBody := claudePayload(step, hooks, body)

@@ -4,16 +4,19 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/agenthooks/agenthooks/internal/jsonscan"
+	"github.com/agenthooks/agenthooks/engine"
 )
 
-// payloadRoots reads a Cursor payload's workspace_roots, without a depth
-// limit and without decoding anything else.
-func payloadRoots(payload []byte) ([]string, error) {
-	fields, err := jsonscan.Object(payload)
-	raw, ok := fields["workspace_roots"]
-	if err != nil || !ok || string(raw) == "null" {
-		return nil, nil // an unreadable payload is the engine's to report
+// payloadRoots reads a Cursor payload's workspace_roots, without decoding
+// anything else. A payload that could not be read (nil) has none: that is
+// the engine's to report.
+func payloadRoots(payload *engine.Payload) ([]string, error) {
+	if payload == nil {
+		return nil, nil
+	}
+	raw, ok := payload.Field("workspace_roots")
+	if !ok || string(raw) == "null" {
+		return nil, nil
 	}
 	var roots []string
 	if err := json.Unmarshal(raw, &roots); err != nil {

@@ -98,7 +98,16 @@ func (h *Host) Run(ctx context.Context, req Request) (rep *Reply) {
 
 // runCursor answers a Cursor step.
 func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
-	roots := h.cursorRoots(ctx, req)
+	// The payload is read once, here: its workspace_roots choose the
+	// configuration, and the engine runs on the same reading (a
+	// beforeReadFile payload carries a whole file). One that cannot be
+	// read goes to the engine as bytes, which fails it with its own error.
+	var payload any = req.Payload
+	parsed, perr := engine.ParsePayload(req.Payload)
+	if perr == nil {
+		payload = parsed
+	}
+	roots := h.cursorRoots(ctx, req, parsed)
 	defer func() {
 		if p := recover(); p != nil {
 			rep = h.cursorFault(ctx, req, roots, h.panicErr(p))
@@ -112,7 +121,7 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 		return h.cursorFault(ctx, req, roots, err)
 	}
 	faultinject.At("run")
-	d, err := eng.Run(ctx, req.Step, req.Payload)
+	d, err := eng.Run(ctx, req.Step, payload)
 	if err != nil {
 		return h.cursorFault(ctx, req, roots, err)
 	}
@@ -381,8 +390,8 @@ func problems(eng *engine.Engine) []string {
 // workspace_roots, else the caller's, else the working directory; always
 // absolute. A workspace_roots of the wrong type is a warning, not a fault:
 // the other roots still find the hooks.
-func (h *Host) cursorRoots(ctx context.Context, req Request) []string {
-	roots, err := payloadRoots(req.Payload)
+func (h *Host) cursorRoots(ctx context.Context, req Request, payload *engine.Payload) []string {
+	roots, err := payloadRoots(payload)
 	if err != nil {
 		h.warn(ctx, "%v; the workspace roots come from --workspace or the working directory", err)
 	}

@@ -16,6 +16,11 @@ func CompileClaude(pattern string) (*Matcher, error) {
 	if !isNameList(pattern) {
 		return Compile(pattern)
 	}
+	return &Matcher{source: pattern, program: nameList(pattern)}, nil
+}
+
+// nameList is the program of a Claude Code list of exact names.
+func nameList(pattern string) *program {
 	names := map[string]bool{}
 	var kept []string
 	for _, n := range strings.FieldsFunc(pattern, func(r rune) bool { return r == '|' || r == ',' }) {
@@ -24,12 +29,11 @@ func CompileClaude(pattern string) (*Matcher, error) {
 			kept = append(kept, n)
 		}
 	}
-	return &Matcher{
-		source: pattern,
+	return &program{
 		m:      func(s string) (bool, error) { return names[s], nil },
 		engine: engineNames,
 		expr:   strings.Join(kept, "|"),
-	}, nil
+	}
 }
 
 func isNameList(s string) bool {

@@ -44,6 +44,9 @@ const matchTimeout = 100 * time.Millisecond
 // time; the rest run on regexp2 with a time limit. Either way the pattern
 // is first parsed as JavaScript and rewritten, so both engines give
 // JavaScript's answer.
+//
+// Compile does all the work at once; Prepare checks the pattern now and
+// leaves the engine's compilation to the first match.
 func Compile(pattern string) (*Matcher, error) {
 	if pattern == "" || pattern == "*" {
 		return nil, nil
@@ -52,18 +55,35 @@ func Compile(pattern string) (*Matcher, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, err := build(pattern, tree)
+	if err != nil {
+		return nil, err
+	}
+	return &Matcher{source: pattern, program: p}, nil
+}
+
+// build compiles a parsed pattern for the engine that can run it.
+func build(pattern string, tree *node) (*program, error) {
 	if expr, ok := toRE2(tree); ok {
 		// Go also limits the size of the compiled program (for example
 		// (a{1000}){1000}); regexp2 has no such limit, so fall through.
 		if re, err := regexp.Compile(expr); err == nil {
-			return &Matcher{source: pattern, m: func(s string) (bool, error) { return re.MatchString(s), nil }, engine: engineRE2, expr: expr}, nil
+			return &program{m: func(s string) (bool, error) { return re.MatchString(s), nil }, engine: engineRE2, expr: expr}, nil
 		}
 	}
-	return compileBacktrack(pattern, tree)
+	return buildBacktrack(pattern, tree)
 }
 
 // compileBacktrack compiles a parsed pattern for regexp2.
 func compileBacktrack(pattern string, tree *node) (*Matcher, error) {
+	p, err := buildBacktrack(pattern, tree)
+	if err != nil {
+		return nil, err
+	}
+	return &Matcher{source: pattern, program: p}, nil
+}
+
+func buildBacktrack(pattern string, tree *node) (*program, error) {
 	expr := toBacktrack(tree)
 	re, err := regexp2.Compile(expr, regexp2.ECMAScript)
 	if err != nil {
@@ -77,5 +97,5 @@ func compileBacktrack(pattern string, tree *node) (*Matcher, error) {
 		}
 		return ok, nil
 	}
-	return &Matcher{source: pattern, m: m, engine: engineBacktrack, expr: expr}, nil
+	return &program{m: m, engine: engineBacktrack, expr: expr}, nil
 }

@@ -164,37 +164,39 @@ func TestCompile(t *testing.T) {
 	}
 }
 
+// compileErrors are patterns JavaScript rejects, with what the error says.
+var compileErrors = []struct{ pattern, want string }{
+	{"a(b", `invalid regular expression "a(b": missing closing )`},
+	{"a)", "unmatched ) with no ( before it"},
+	{"[a", "missing closing ] of the character class"},
+	{"*.sh", `"*" has nothing to repeat`},
+	{"a**", `"*" has nothing to repeat`},
+	{"a{2}*", `"*" has nothing to repeat`},
+	{"{2}", `"{2}" has nothing to repeat`},
+	{"^*", `"*" has nothing to repeat: ^ is not`},
+	{`\b+`, `"+" has nothing to repeat: \b is not`},
+	{"(?<=a)*", "a lookbehind (?<=a) cannot be repeated"},
+	{"a{2,1}", "numbers out of order in {2,1}"},
+	{"[z-a]", "range out of order in character class: z-a"},
+	{`\`, `pattern ends with a lone \`},
+	{`[\`, `pattern ends with a lone \`},
+	{"(?x)a", "unknown group (?x"},
+	{"(?P<n>a)", "unknown group (?P"},
+	{"(?", "missing closing )"},
+	{"(?)", "(?) names no flag"},
+	{"(?i-i)", "name i twice"},
+	{"(?i--m:a)", "more than one -"},
+	{"(?<1a>x)", `invalid capture group name "1a"`},
+	{"(?<a", "has no closing >"},
+	{"(?<a>x)(?<a>y)", `duplicate capture group name "a"`},
+	{`(?<a>x)\k<b>`, `\k<b> refers to no group named "b"`},
+	{`(?<a>x)\k`, `\k must be followed by <name>`},
+	{`(?<a>x)[\k]`, `\k cannot be used in a character class`},
+	{strings.Repeat("(", maxDepth+1) + strings.Repeat(")", maxDepth+1), "groups nested more than 1000 deep"},
+}
+
 func TestCompileErrors(t *testing.T) {
-	tests := []struct{ pattern, want string }{
-		{"a(b", `invalid regular expression "a(b": missing closing )`},
-		{"a)", "unmatched ) with no ( before it"},
-		{"[a", "missing closing ] of the character class"},
-		{"*.sh", `"*" has nothing to repeat`},
-		{"a**", `"*" has nothing to repeat`},
-		{"a{2}*", `"*" has nothing to repeat`},
-		{"{2}", `"{2}" has nothing to repeat`},
-		{"^*", `"*" has nothing to repeat: ^ is not`},
-		{`\b+`, `"+" has nothing to repeat: \b is not`},
-		{"(?<=a)*", "a lookbehind (?<=a) cannot be repeated"},
-		{"a{2,1}", "numbers out of order in {2,1}"},
-		{"[z-a]", "range out of order in character class: z-a"},
-		{`\`, `pattern ends with a lone \`},
-		{`[\`, `pattern ends with a lone \`},
-		{"(?x)a", "unknown group (?x"},
-		{"(?P<n>a)", "unknown group (?P"},
-		{"(?", "missing closing )"},
-		{"(?)", "(?) names no flag"},
-		{"(?i-i)", "name i twice"},
-		{"(?i--m:a)", "more than one -"},
-		{"(?<1a>x)", `invalid capture group name "1a"`},
-		{"(?<a", "has no closing >"},
-		{"(?<a>x)(?<a>y)", `duplicate capture group name "a"`},
-		{`(?<a>x)\k<b>`, `\k<b> refers to no group named "b"`},
-		{`(?<a>x)\k`, `\k must be followed by <name>`},
-		{`(?<a>x)[\k]`, `\k cannot be used in a character class`},
-		{strings.Repeat("(", maxDepth+1) + strings.Repeat(")", maxDepth+1), "groups nested more than 1000 deep"},
-	}
-	for _, tt := range tests {
+	for _, tt := range compileErrors {
 		m, err := Compile(tt.pattern)
 		if err == nil {
 			t.Errorf("Compile(%q) = %v, want an error", tt.pattern, m.expr)

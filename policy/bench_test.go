@@ -120,3 +120,33 @@ func BenchmarkCommands(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCELEnv is building the CEL environment, which a process does
+// once, on its first policy. The first build in a process costs several
+// times this: CEL's own tables are made then.
+func BenchmarkCELEnv(b *testing.B) {
+	for b.Loop() {
+		if _, err := newCELEnv(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompile is compiling each example policy, the environment
+// built: what a process pays per policy file before its first decision
+// (more for the first, whose parse warms CEL's parser up).
+func BenchmarkCompile(b *testing.B) {
+	for _, name := range []string{"git.yaml", "network.yaml", "rm.yaml", "secrets.yaml"} {
+		src, err := os.ReadFile(examplePath(b, name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Compile(name, src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -16,11 +16,22 @@ import (
 // and hashed, and recompiled only when its content did change (a `touch`
 // or a checkout of the same content costs a hash, not a compile).
 // A compile error is cached the same way, so a broken file is not
-// recompiled for every decision. The zero Cache is ready to use.
+// recompiled for every decision. Files with the same content share one
+// compilation whatever their paths (a policy copied into several
+// workspaces, or a team's copy of the project's), each with its own path
+// in File. The zero Cache is ready to use.
 type Cache struct {
 	mu      sync.Mutex
 	entries map[string]*cacheEntry
+	// byContent keeps compiled policies by the hash of their file,
+	// bounded by maxByContent. Errors are not kept: they name the file.
+	byContent map[[sha256.Size]byte]*Policy
 }
+
+// maxByContent bounds Cache.byContent: a resident process may see any
+// number of versions of its policies over its life; a configuration
+// names a few.
+const maxByContent = 64
 
 type cacheEntry struct {
 	mu   sync.Mutex // serialises refreshes of this file
@@ -72,7 +83,7 @@ func (c *Cache) Get(path string) (*Policy, error) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	return e.refresh(abs)
+	return e.refresh(c, abs)
 }
 
 func (c *Cache) entry(abs string) *cacheEntry {
@@ -92,7 +103,7 @@ func (c *Cache) entry(abs string) *cacheEntry {
 // refresh reads the file again and recompiles it if its content changed.
 // The stat comes before the read: a write racing with it leaves a stale
 // mtime in the snapshot, so the next lookup reads the file again.
-func (e *cacheEntry) refresh(abs string) (*Policy, error) {
+func (e *cacheEntry) refresh(c *Cache, abs string) (*Policy, error) {
 	fi, err := os.Stat(abs)
 	if err != nil {
 		e.snap.Store(nil)
@@ -109,11 +120,36 @@ func (e *cacheEntry) refresh(abs string) (*Policy, error) {
 		return nil, Errors{{File: abs, Message: "cannot read: " + unwrapPathErr(err)}}
 	}
 	s := &snapshot{info: fi, readAt: readAt, sum: sha256.Sum256(src)}
-	if prev != nil && prev.sum == s.sum {
+	switch shared := c.compiled(s.sum); {
+	case prev != nil && prev.sum == s.sum:
 		s.policy, s.err = prev.policy, prev.err
-	} else {
+	case shared != nil:
+		s.policy = shared.at(abs)
+	default:
 		s.policy, s.err = Compile(abs, src)
+		if s.err == nil {
+			c.keep(s.sum, s.policy)
+		}
 	}
 	e.snap.Store(s)
 	return s.policy, s.err
+}
+
+// compiled returns the policy compiled from content with this hash, if
+// one is kept.
+func (c *Cache) compiled(sum [sha256.Size]byte) *Policy {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byContent[sum]
+}
+
+// keep remembers a compiled policy by the hash of its content, starting
+// over when the table is full.
+func (c *Cache) keep(sum [sha256.Size]byte, p *Policy) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.byContent == nil || len(c.byContent) >= maxByContent {
+		c.byContent = map[[sha256.Size]byte]*Policy{}
+	}
+	c.byContent[sum] = p
 }

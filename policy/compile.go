@@ -49,6 +49,17 @@ type Rule struct {
 	answers [event.NumSteps]*answer
 }
 
+// at is the policy as read from file: the same compiled rules, which are
+// immutable and so shared, under another path (the one its errors name).
+func (p *Policy) at(file string) *Policy {
+	if p.File == file {
+		return p
+	}
+	q := *p
+	q.File = file
+	return &q
+}
+
 // answer is a rule's prepared response for one step.
 type answer struct {
 	stdout []byte

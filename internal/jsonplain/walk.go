@@ -44,6 +44,9 @@ func (w *walker) value(v any, depth int) error {
 		return w.delegate(v)
 	}
 	switch x := v.(type) {
+	case string:
+		w.out.b = appendString(w.out.b, x)
+		return nil
 	case json.RawMessage:
 		return w.raw(x)
 	case map[string]any:
@@ -85,9 +88,7 @@ func (w *walker) object(keys []string, each func(string) error) error {
 		if i > 0 {
 			w.out.b = append(w.out.b, ',')
 		}
-		if err := w.delegate(k); err != nil {
-			return err
-		}
+		w.out.b = appendString(w.out.b, k)
 		w.out.b = append(w.out.b, ':')
 		if err := each(k); err != nil {
 			return err

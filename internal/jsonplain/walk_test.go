@@ -146,3 +146,20 @@ func FuzzMarshalMatchesEncodingJSON(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStringMatchesEncodingJSON: strings, which Marshal writes itself,
+// come out as encoding/json writes them, invalid UTF-8 included.
+func FuzzStringMatchesEncodingJSON(f *testing.F) {
+	for _, s := range []string{"", "plain ascii text, long enough for the fast path", "a 2>&1 <b> & \u2028\u2029 \x01\x7f \xff é 😀 \"\\\t\n\b\f\r", "\xed\xa0\x80", "日本\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, _ := reference(s, "", "")
+		if got := appendString([]byte("x"), s); !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Fatalf("%q: got %s, want %s", s, got, want)
+		}
+		if got, err := Marshal(map[string]any{s: s}); err != nil || !bytes.Equal(got, []byte("{"+string(want)+":"+string(want)+"}")) {
+			t.Fatalf("%q as key and value: got %s, %v", s, got, err)
+		}
+	})
+}
