@@ -353,7 +353,19 @@ func (e *Engine) record(ctx context.Context, step event.Step, conv string, body 
 		}
 		recs[i] = rec
 	}
-	e.ring.Add(recs...)
+	if e.opts.Sink == nil {
+		e.ring.Add(recs...)
+	} else {
+		// With a sink the ring is a summary: a long-lived engine must not
+		// keep the last hundred payloads (whole files, some of them) in
+		// memory; the sink has them.
+		kept := make([]audit.Record, len(recs))
+		for i, r := range recs {
+			r.Payload = nil
+			kept[i] = r
+		}
+		e.ring.Add(kept...)
+	}
 	if e.opts.Sink != nil {
 		if err := e.opts.Sink.Write(ctx, recs); err != nil {
 			e.opts.Logger.WarnContext(ctx, "execution log sink failed", "err", err)
