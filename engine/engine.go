@@ -49,7 +49,7 @@ type Options struct {
 	// Sessions keeps per-conversation state; nil means in memory.
 	Sessions SessionStore
 	// Sink receives every execution record; nil keeps only the last 100
-	// in memory (Log). With a sink, Log's records have no payload.
+	// in memory (Log). With a sink, Log keeps no payload over 64 KiB.
 	Sink audit.Sink
 	// Env is the base environment of hooks; nil means os.Environ().
 	Env []string

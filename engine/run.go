@@ -353,22 +353,28 @@ func (e *Engine) record(ctx context.Context, step event.Step, conv string, body 
 		}
 		recs[i] = rec
 	}
-	if e.opts.Sink == nil {
-		e.ring.Add(recs...)
-	} else {
-		// With a sink the ring is a summary: a long-lived engine must not
-		// keep the last hundred payloads (whole files, some of them) in
-		// memory; the sink has them.
-		kept := make([]audit.Record, len(recs))
-		for i, r := range recs {
-			r.Payload = nil
-			kept[i] = r
-		}
-		e.ring.Add(kept...)
-	}
+	e.ring.Add(ringRecords(recs, e.opts.Sink != nil)...)
 	if e.opts.Sink != nil {
 		if err := e.opts.Sink.Write(ctx, recs); err != nil {
 			e.opts.Logger.WarnContext(ctx, "execution log sink failed", "err", err)
 		}
 	}
+}
+
+// ringPayloadMax is the largest payload the in-memory ring keeps when a
+// sink has the records: a long-lived engine must not hold its last
+// hundred payloads (whole files, some of them) in memory.
+const ringPayloadMax = 64 << 10
+
+// ringRecords are the records as the ring keeps them.
+func ringRecords(recs []audit.Record, sunk bool) []audit.Record {
+	if !sunk || len(recs) == 0 || len(recs[0].Payload) <= ringPayloadMax {
+		return recs
+	}
+	kept := make([]audit.Record, len(recs))
+	for i, r := range recs {
+		r.Payload = nil
+		kept[i] = r
+	}
+	return kept
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -103,9 +104,12 @@ func (o *engineOptions) status(ctx context.Context, control string) error {
 	st, err := resident.Control(ctx, sock, control)
 	if err != nil {
 		if o.json {
-			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "socket": sock})
+			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "socket": sock, "error": err.Error()})
 		}
 		fmt.Fprintf(o.io.Out, "no engine is running (socket %s)\n", sock)
+		if !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(o.io.Err, "agenthooks: %v\n", err)
+		}
 		if control == resident.ControlStatus {
 			return silentExit(ExitProblems)
 		}

@@ -148,6 +148,7 @@ func (w *world) socket() string {
 
 type status struct {
 	Running bool         `json:"running"`
+	Error   string       `json:"error"`
 	Engine  *wire.Status `json:"engine"`
 }
 

@@ -18,7 +18,7 @@ func Control(ctx context.Context, sock, control string) (*wire.Status, error) {
 		return nil, err
 	}
 	var d net.Dialer
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	c, err := d.DialContext(ctx, "unix", sock)
 	if err != nil {
