@@ -62,12 +62,24 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 	fields := p.fields
 	conv := stringField(fields, "conversation_id")
 
-	sess, err := e.opts.Sessions.Get(ctx, conv)
-	if err != nil {
-		// The hooks still run: a broken session store must not switch
-		// policy off. They run without the session's env and counts.
-		e.opts.Logger.WarnContext(ctx, "session unreadable; hooks run without it", "conversation", conv, "err", err)
-		sess = Session{}
+	// The session is read only when this step needs it: for its loop
+	// count, or for the env of hooks that run. A step whose hooks all
+	// miss costs no read.
+	var sess Session
+	read := false
+	session := func() Session {
+		if !read {
+			read = true
+			var err error
+			if sess, err = e.opts.Sessions.Get(ctx, conv); err != nil {
+				// The hooks still run: a broken session store must not
+				// switch policy off. They run without the session's env
+				// and counts.
+				e.opts.Logger.WarnContext(ctx, "session unreadable; hooks run without it", "conversation", conv, "err", err)
+				sess = Session{}
+			}
+		}
+		return sess
 	}
 	in := mergeInput{
 		step:     step,
@@ -76,7 +88,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 	}
 	loopKey := loopKey(step, fields)
 	if loopKey != "" {
-		in.loopCount = sess.LoopCounts[loopKey]
+		in.loopCount = session().LoopCounts[loopKey]
 		if raw, ok := fields["loop_count"]; ok {
 			// The host's own count is taken when higher: a host that counts
 			// knows its conversation, and one that always sends 0 (a typed
@@ -108,7 +120,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 		if body, err = p.encode(); err != nil {
 			return nil, nil, fmt.Errorf("run %s: encode payload: %w", step, err)
 		}
-		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(ctx, fields, sess))
+		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(ctx, fields, session()))
 	}
 	d := merge(in, outcomes)
 	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)

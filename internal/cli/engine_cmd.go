@@ -230,7 +230,7 @@ func (e *engineHost) handle(ctx context.Context, req *wire.Request, in io.Reader
 		env = []string{}
 	}
 	s := &IO{In: in, Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host}
-	return ExecuteContext(ctx, s, req.Args)
+	return executeServed(ctx, s, req.Args)
 }
 
 // flushSoon asks for the log to be written, after an answer is out.

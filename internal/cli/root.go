@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -33,7 +34,11 @@ const (
 // otherwise it is the module version `go install` recorded, else "dev".
 var Version = ""
 
-func version() string {
+func version() string { return versionOnce() }
+
+// versionOnce reads the build information once: the resident engine
+// builds a command tree for every step.
+var versionOnce = sync.OnceValue(func() string {
 	if Version != "" {
 		return Version
 	}
@@ -41,7 +46,7 @@ func version() string {
 		return bi.Main.Version
 	}
 	return "dev"
-}
+})
 
 // IO holds a verb's streams and, when the verb runs in the resident
 // engine for a client, that client's environment and working directory.
@@ -102,7 +107,10 @@ func dataErr(format string, a ...any) error {
 func silentExit(code int) error { return &exitError{code: code} }
 
 // NewRoot builds the command tree.
-func NewRoot(s *IO) *cobra.Command {
+func NewRoot(s *IO) *cobra.Command { return newTree(s, verbs()) }
+
+// newTree builds a root command with the given verbs.
+func newTree(s *IO, verbs []func(*IO) *cobra.Command) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "agenthooks",
 		Short: "Run Cursor-compatible agent hooks for any coding agent",
@@ -118,7 +126,7 @@ runs the hooks that match an agent step, and prints one merged decision.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: ExitUsage, err: err}
 	})
-	for _, v := range verbs() {
+	for _, v := range verbs {
 		root.AddCommand(v(s))
 	}
 	return root
@@ -170,12 +178,26 @@ func Main(args []string) int {
 // with no signal handling: ExecuteContext with context.Background().
 func Execute(s *IO, args []string) int { return ExecuteContext(context.Background(), s, args) }
 
+// servedVerbs are the verbs the resident engine runs for clients
+// (front.Served): a tree of these alone is cheaper to build per step.
+var servedVerbs = []func(*IO) *cobra.Command{newRunCmd, newPolicyCmd}
+
+// executeServed runs a client's verb in the resident engine.
+func executeServed(ctx context.Context, s *IO, args []string) int {
+	return execute(ctx, s, newTree(s, servedVerbs), args)
+}
+
 // ExecuteContext runs the command line with the given streams and
 // arguments; ctx is every verb's cmd.Context(), and its end asks the verb
 // to stop.
 func ExecuteContext(ctx context.Context, s *IO, args []string) int {
+	return execute(ctx, s, NewRoot(s), args)
+}
+
+// execute runs args on a command tree and turns the result into an exit
+// code, printing the error.
+func execute(ctx context.Context, s *IO, root *cobra.Command, args []string) int {
 	args = asShell(args)
-	root := NewRoot(s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {

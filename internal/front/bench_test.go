@@ -110,7 +110,7 @@ func BenchmarkNoHooks(b *testing.B) {
 }
 
 // gitPolicy denies git push; the payloads below do not push, or do.
-const gitPolicy = "rules:\n  - name: no-push\n    when: shell.git.push\n    deny: pushing is for humans\n"
+const gitPolicy = "version: 1\nrules:\n  - name: no-push\n    steps: [beforeShellExecution, preToolUse]\n    when: commands(command).exists(c, gitPush(c).push)\n    decision: deny\n    user_message: pushing is for humans\n"
 
 // rampartPolicy is the same rule in rampart's format.
 const rampartPolicy = `version: "1"

@@ -28,3 +28,17 @@ func TestClientLinksNothingHeavy(t *testing.T) {
 		}
 	}
 }
+
+// Nor does it link the net package, whose C resolver would make a default
+// build (cgo on) dynamically linked: a millisecond of loader per step.
+func TestClientIsStaticEvenWithCgo(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "../../cmd/agenthooks").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == "net" || pkg == "runtime/cgo" {
+			t.Errorf("the client links %s", pkg)
+		}
+	}
+}

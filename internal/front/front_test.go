@@ -27,7 +27,7 @@ func TestSameAnswerWithAndWithoutEngine(t *testing.T) {
 	w := newWorld(t)
 	w.userHooks(denyPush)
 	policy := filepath.Join(w.ws, "p.yaml")
-	os.WriteFile(policy, []byte("rules:\n  - name: no-push\n    when: shell.git.push\n    deny: pushing is for humans\n"), 0o644)
+	os.WriteFile(policy, []byte(gitPolicy), 0o644)
 	cases := []struct {
 		name, stdin string
 		args        []string
@@ -46,6 +46,11 @@ func TestSameAnswerWithAndWithoutEngine(t *testing.T) {
 			on := w.run(c.stdin, nil, c.args...)
 			if on != off {
 				t.Errorf("engine: %+v\nown process: %+v", on, off)
+			}
+			if strings.Contains(c.name, "deny") || c.name == "policy" {
+				if !strings.Contains(on.out, "deny") {
+					t.Errorf("no deny: %+v", on)
+				}
 			}
 		})
 	}

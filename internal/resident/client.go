@@ -26,7 +26,7 @@ func Control(ctx context.Context, sock, control string) (*wire.Status, error) {
 	}
 	conn := c.(*net.UnixConn)
 	defer conn.Close()
-	if uid, err := wire.PeerUID(conn); err != nil || uid != os.Getuid() {
+	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
 		return nil, fmt.Errorf("the engine at %s is not the user's own", sock)
 	}
 	if dl, ok := ctx.Deadline(); ok {

@@ -179,7 +179,7 @@ func (s *Server) logf(format string, a ...any) {
 // serveConn answers one connection.
 func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	defer c.Close()
-	if uid, err := wire.PeerUID(c); err != nil || uid != os.Getuid() {
+	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
 		// Not the user's process: say nothing at all.
 		s.logf("refused a connection from uid %d: %v", uid, err)
 		return

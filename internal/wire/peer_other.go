@@ -4,16 +4,10 @@ package wire
 
 import (
 	"errors"
-	"net"
 )
 
-// PeerUID cannot tell the peer here, so every peer is refused and the
+// PeerUIDFD cannot tell the peer here, so every peer is refused and the
 // client runs its steps itself.
-func PeerUID(*net.UnixConn) (int, error) {
-	return -1, errors.New("peer credentials are not available on this system")
-}
-
-// PeerUIDFD cannot tell the peer here either.
 func PeerUIDFD(int) (int, error) {
 	return -1, errors.New("peer credentials are not available on this system")
 }
