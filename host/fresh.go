@@ -18,7 +18,8 @@ const racyWindow = 2 * time.Second
 
 // inputs are the files a loaded engine read, as they were: every hooks
 // file (present or not) and the folders a new one would appear in, the
-// trust store, and the files trusted hooks run. A host that outlives one
+// files the hooks of trusted project files run or read (their pins:
+// config.Set.Watched has them all), and the trust store. A host that outlives one
 // step checks them before each step and reloads when one changed, so an
 // edit, a revoke or a changed script counts from the very next step.
 type inputs struct {
@@ -58,11 +59,6 @@ func inputsOf(eng *engine.Engine, ts config.Trust, since time.Time) inputs {
 	paths := set.Watched()
 	if t, ok := ts.(interface{ Path() string }); ok && t.Path() != "" {
 		paths = append(paths, t.Path())
-	}
-	for _, h := range set.Hooks {
-		if h.Type != config.TypePrompt {
-			paths = append(paths, config.RunFilePaths(h.Command, h.Dir, h.Root)...)
-		}
 	}
 	slices.Sort(paths)
 	paths = slices.Compact(paths)

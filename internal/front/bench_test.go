@@ -23,8 +23,28 @@ import (
 // the benchmarks report. RAMPART_BIN, when set, adds rampart deciding
 // the same Claude Code `git push`.
 
-// trivialHook is the cheapest hook there is: a shell that prints {}.
-const trivialHook = `echo '{}'`
+// trivialScript is the cheapest real hook: a shell script that reads its
+// payload, as every hook does, and answers {}.
+const trivialScript = "#!/bin/sh\ncat >/dev/null\necho '{}'\n"
+
+// trivialHook writes the script into dir and returns its path, which is
+// both the hook's command and what the bare spawn runs.
+func trivialHook(b *testing.B, dir string) string {
+	p := filepath.Join(dir, "trivial.sh")
+	if err := os.WriteFile(p, []byte(trivialScript), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// bareHook is the floor: the hook spawned by itself with the payload.
+func bareHook(b *testing.B, hook string, payload []byte) {
+	b.Run("bare-hook", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", payload, hook)
+		}
+	})
+}
 
 // spawn runs argv with stdin and env, failing the benchmark on an error
 // other than the exit codes in ok.
@@ -87,12 +107,9 @@ func hooksFor(step string, commands ...string) string {
 var shellPayload = []byte(`{"command":"ls","cwd":"/","hook_event_name":"beforeShellExecution"}`)
 
 func BenchmarkOneHook(b *testing.B) {
-	b.Run("bare-hook", func(b *testing.B) {
-		for b.Loop() {
-			spawn(b, os.Environ(), "/", shellPayload, "/bin/sh", "-c", trivialHook)
-		}
-	})
-	w := stepWorld(b, hooksFor("beforeShellExecution", trivialHook))
+	hook := trivialHook(b, b.TempDir())
+	bareHook(b, hook, shellPayload)
+	w := stepWorld(b, hooksFor("beforeShellExecution", hook))
 	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
 	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
 }
@@ -127,11 +144,7 @@ policies:
 `
 
 func BenchmarkPolicyHook(b *testing.B) {
-	b.Run("bare-hook", func(b *testing.B) {
-		for b.Loop() {
-			spawn(b, os.Environ(), "/", shellPayload, "/bin/sh", "-c", trivialHook)
-		}
-	})
+	bareHook(b, trivialHook(b, b.TempDir()), shellPayload)
 	w := newWorld(b)
 	policy := filepath.Join(w.home, "git.yaml")
 	os.WriteFile(policy, []byte(gitPolicy), 0o644)
@@ -164,7 +177,9 @@ func BenchmarkThousandHooks(b *testing.B) {
 	for i := range 1000 {
 		hs = append(hs, fmt.Sprintf(`{"command":"echo %d","matcher":"^tool_%d_(read|write)$"}`, i, i))
 	}
-	hooks := fmt.Sprintf(`{"version":1,"hooks":{"preToolUse":[%s],"beforeShellExecution":[{"command":%q}]}}`, strings.Join(hs, ","), trivialHook)
+	hook := trivialHook(b, b.TempDir())
+	bareHook(b, hook, shellPayload)
+	hooks := fmt.Sprintf(`{"version":1,"hooks":{"preToolUse":[%s],"beforeShellExecution":[{"command":%q}]}}`, strings.Join(hs, ","), hook)
 	w := stepWorld(b, hooks)
 	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
 	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
@@ -174,12 +189,8 @@ func BenchmarkThousandHooks(b *testing.B) {
 func BenchmarkLargeRead(b *testing.B) {
 	content := strings.Repeat("0123456789abcdef", 10<<20/16)
 	payload := []byte(fmt.Sprintf(`{"hook_event_name":"beforeReadFile","file_path":"/tmp/big.txt","content":%q,"attachments":[]}`, content))
-	const reader = `cat >/dev/null; echo '{"permission":"allow"}'`
-	b.Run("bare-hook", func(b *testing.B) {
-		for b.Loop() {
-			spawn(b, os.Environ(), "/", payload, "/bin/sh", "-c", reader)
-		}
-	})
+	reader := trivialHook(b, b.TempDir())
+	bareHook(b, reader, payload)
 	w := stepWorld(b, hooksFor("beforeReadFile", reader))
 	b.Run("engine", func(b *testing.B) { w.bench(b, payload, false, "run", "beforeReadFile") })
 	b.Run("own-process", func(b *testing.B) { w.bench(b, payload, true, "run", "beforeReadFile") })
@@ -194,7 +205,7 @@ func BenchmarkTwentyAtOnce(b *testing.B) {
 			name = "own-process"
 		}
 		b.Run(name, func(b *testing.B) {
-			w := stepWorld(b, hooksFor("beforeShellExecution", trivialHook))
+			w := stepWorld(b, hooksFor("beforeShellExecution", trivialHook(b, b.TempDir())))
 			env := w.env
 			if off {
 				env = append(slices.Clone(env), "AGENTHOOKS_ENGINE=off")

@@ -330,7 +330,7 @@ func TestConcurrentClients(t *testing.T) {
 
 func logCount(t testing.TB, w *world) int {
 	t.Helper()
-	r := w.run("", nil, "log", "--json", "--limit", "1000")
+	r := w.run("", nil, "log", "--json", "--limit", "0")
 	n := 0
 	for _, l := range strings.Split(r.out, "\n") {
 		if strings.Contains(l, `"beforeShellExecution"`) {
@@ -366,4 +366,31 @@ func waitFile(t *testing.T, path string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Fatalf("%s never appeared", path)
+}
+
+// A trusted project's script edited after the trust stops its hook from
+// the very next step, as in a process of its own.
+func TestEditedScriptStopsAtOnce(t *testing.T) {
+	w := newWorld(t)
+	os.MkdirAll(filepath.Join(w.ws, ".cursor"), 0o755)
+	script := filepath.Join(w.ws, "guard.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\necho '{\"permission\":\"deny\",\"user_message\":\"guarded\"}'\n"), 0o755)
+	os.WriteFile(filepath.Join(w.ws, ".cursor", "hooks.json"), []byte(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"./guard.sh"}]}}`), 0o644)
+	if r := w.run("", nil, "trust", w.ws); r.code != 0 {
+		t.Fatalf("trust: %+v", r)
+	}
+	payload := fmt.Sprintf(`{"command":"ls","cwd":%q,"workspace_roots":[%q]}`, w.ws, w.ws)
+	w.startEngine()
+	time.Sleep(2100 * time.Millisecond) // past the racy window: the engine keeps its load
+	if r := w.run(payload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, "guarded") {
+		t.Fatalf("trusted hook did not run: %+v", r)
+	}
+	os.WriteFile(script, []byte("#!/bin/sh\necho '{\"permission\":\"allow\"}'\n"), 0o755)
+	r := w.run(payload, nil, "run", "beforeShellExecution")
+	if strings.Contains(r.out, "allow") || !strings.Contains(r.err, "guard.sh") {
+		t.Errorf("the edited script ran, or nobody said why not: %+v", r)
+	}
+	if st := w.status(); !st.Running || st.Engine.Steps < 2 {
+		t.Errorf("the engine did not serve these steps: %+v", st)
+	}
 }
