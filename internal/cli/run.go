@@ -222,12 +222,17 @@ func stepArg(verb, example string, step *event.Step) cobra.PositionalArgs {
 // readPayload reads a step's payload, bounded: beforeReadFile payloads
 // carry whole files, so the bound is generous but there is one.
 func readPayload(r io.Reader) ([]byte, error) {
-	payload, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
-	if err != nil {
+	var buf bytes.Buffer
+	// A payload already in memory (the resident engine's) is read into
+	// a buffer of its size, not one doubled over and over.
+	if l, ok := r.(interface{ Len() int }); ok {
+		buf.Grow(min(l.Len(), maxPayload) + bytes.MinRead)
+	}
+	if _, err := buf.ReadFrom(io.LimitReader(r, maxPayload+1)); err != nil {
 		return nil, fmt.Errorf("read payload: %w", err)
 	}
-	if len(payload) > maxPayload {
+	if buf.Len() > maxPayload {
 		return nil, dataErr("payload is larger than %d MiB", maxPayload>>20)
 	}
-	return payload, nil
+	return buf.Bytes(), nil
 }
