@@ -120,7 +120,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 		if body, err = p.encode(); err != nil {
 			return nil, nil, fmt.Errorf("run %s: encode payload: %w", step, err)
 		}
-		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(ctx, fields, session()))
+		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(ctx, fields, e.envSession(hooks, session)))
 	}
 	d := merge(in, outcomes)
 	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)
@@ -389,4 +389,15 @@ func ringRecords(recs []audit.Record, sunk bool) []audit.Record {
 		kept[i] = r
 	}
 	return kept
+}
+
+// envSession is the session whose env the hooks get: read only when one
+// of them starts a process.
+func (e *Engine) envSession(hooks []*config.Hook, session func() Session) Session {
+	for _, h := range hooks {
+		if ip, ok := e.opts.Runners[h.Type].(runner.InProcess); !ok || !ip.InProcess(h) {
+			return session()
+		}
+	}
+	return Session{}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -28,6 +29,12 @@ type Runner struct {
 	Fallback runner.Runner
 	// Cache holds the compiled policies; nil means the process-wide one.
 	Cache *Cache
+}
+
+// InProcess implements runner.InProcess: a policy hook is evaluated here.
+func (r Runner) InProcess(h *config.Hook) bool {
+	_, ok := policyFileCached(h.Command)
+	return ok && !h.Claude
 }
 
 // Run implements runner.Runner.

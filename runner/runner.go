@@ -72,6 +72,13 @@ type Runner interface {
 	Run(ctx context.Context, req Request) Result
 }
 
+// InProcess is implemented by a runner that answers some hooks without
+// starting a process: those hooks never see an environment, so a step
+// whose hooks are all in-process does without the session's env.
+type InProcess interface {
+	InProcess(h *config.Hook) bool
+}
+
 // Func adapts a function to Runner.
 type Func func(ctx context.Context, req Request) Result
 
