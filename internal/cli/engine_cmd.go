@@ -241,15 +241,26 @@ func (e *engineHost) flushSoon() {
 	}
 }
 
-// flushLoop writes the log after the answers, until ctx ends.
+// flushDelay gathers the records of steps that come close together into
+// one write: the write (a transaction, a sync to disk) is the costliest
+// thing a step leaves behind, and steps come in bursts.
+const flushDelay = 25 * time.Millisecond
+
+// flushLoop writes the log after the answers, until ctx ends (serve then
+// writes what is left).
 func (e *engineHost) flushLoop(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-e.kick:
-			e.host.Flush(context.WithoutCancel(ctx))
 		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(flushDelay):
+		}
+		e.host.Flush(context.WithoutCancel(ctx))
 	}
 }
 
