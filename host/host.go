@@ -171,22 +171,6 @@ func (h *Host) Warnings() []string {
 	return slices.Clone(h.warnings)
 }
 
-// warningsSince returns the warnings after the first n.
-func (h *Host) warningsSince(n int) []string {
-	h.warnMu.Lock()
-	defer h.warnMu.Unlock()
-	if n >= len(h.warnings) {
-		return nil
-	}
-	return slices.Clone(h.warnings[n:])
-}
-
-func (h *Host) warningCount() int {
-	h.warnMu.Lock()
-	defer h.warnMu.Unlock()
-	return len(h.warnings)
-}
-
 // maxEngines bounds the engines a host keeps, one per set of workspace
 // roots: a resident host serves every project of its user.
 const maxEngines = 64
