@@ -2,7 +2,9 @@ package resident
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"time"
@@ -12,8 +14,17 @@ import (
 
 // Control sends a control request (ControlStatus, ControlStop) to the
 // engine at sock and returns its status. An error means no engine of the
-// user's answered.
+// user's answered; a connection cut short is tried once more.
 func Control(ctx context.Context, sock, control string) (*wire.Status, error) {
+	st, err := control1(ctx, sock, control)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) && ctx.Err() == nil {
+		time.Sleep(50 * time.Millisecond)
+		st, err = control1(ctx, sock, control)
+	}
+	return st, err
+}
+
+func control1(ctx context.Context, sock, control string) (*wire.Status, error) {
 	if err := wire.CheckSocket(sock); err != nil {
 		return nil, err
 	}

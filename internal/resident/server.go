@@ -187,10 +187,12 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 	c.SetDeadline(time.Now().Add(30 * time.Second))
 	var req wire.Request
 	if err := wire.ReadRequest(c, &req); err != nil {
+		s.logf("dropped a request: %v", err)
 		return
 	}
 	body, err := wire.ReadBody(c, wire.MaxBody)
 	if err != nil {
+		s.logf("dropped a request: %v", err)
 		return
 	}
 	c.SetDeadline(time.Time{})

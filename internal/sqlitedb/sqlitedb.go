@@ -67,11 +67,31 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, string, error) 
 	if err != nil {
 		return nil, "", fmt.Errorf("open %s: %w", abs, err)
 	}
-	if err := db.PingContext(ctx); err != nil {
+	if err := ping(ctx, db, o.BusyTimeout); err != nil {
 		_ = db.Close()
 		return nil, "", fmt.Errorf("open %s: %w", abs, err)
 	}
 	return db, abs, nil
+}
+
+// ping makes the first connection. Switching a new database to WAL takes
+// an exclusive lock for which SQLite does not always call its busy
+// handler, so two processes creating one database at once can get
+// SQLITE_BUSY at once: that is retried for the busy timeout (a second
+// at least).
+func ping(ctx context.Context, db *sql.DB, busy time.Duration) error {
+	deadline := time.Now().Add(max(busy, time.Second))
+	for {
+		err := db.PingContext(ctx)
+		if err == nil || !IsBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // params are the driver's parameters: pragmas it runs on every new
