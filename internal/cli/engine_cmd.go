@@ -101,7 +101,15 @@ func (o *engineOptions) status(ctx context.Context, control string) error {
 	if err != nil {
 		return err
 	}
+	var before *wire.Status
+	if control == resident.ControlStop {
+		before, _ = resident.Control(ctx, sock, resident.ControlStatus)
+	}
 	st, err := resident.Control(ctx, sock, control)
+	if err != nil && before != nil && gone(sock) {
+		// The engine took the request and went before its answer came.
+		st, err = before, nil
+	}
 	if err != nil {
 		if o.json {
 			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "socket": sock, "error": err.Error()})
@@ -291,4 +299,17 @@ func (e *engineHost) keepTeamCurrent(ctx context.Context, logger *slog.Logger) {
 		}
 		logger.Info("team sync: " + describe(r.Result))
 	})
+}
+
+// gone reports whether the engine's socket disappears within a couple of
+// seconds: a stopped engine removes it on its way out.
+func gone(sock string) bool {
+	deadline := time.Now().Add(2 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Lstat(sock); errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return false
 }

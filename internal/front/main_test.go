@@ -154,10 +154,18 @@ type status struct {
 
 func (w *world) status() status {
 	w.t.Helper()
-	r := w.run("", nil, "engine", "status", "--json")
 	var st status
-	if err := json.Unmarshal([]byte(r.out), &st); err != nil {
-		w.t.Fatalf("engine status --json: %v: %q %q", err, r.out, r.err)
+	for range 3 {
+		r := w.run("", nil, "engine", "status", "--json")
+		st = status{}
+		if err := json.Unmarshal([]byte(r.out), &st); err != nil {
+			w.t.Fatalf("engine status --json: %v: %q %q", err, r.out, r.err)
+		}
+		if st.Running || st.Error == "" || strings.Contains(st.Error, "no such file") {
+			return st
+		}
+		w.t.Logf("engine status: %s", st.Error) // tried again below
+		time.Sleep(200 * time.Millisecond)
 	}
 	return st
 }

@@ -19,7 +19,11 @@ func Control(ctx context.Context, sock, control string) (*wire.Status, error) {
 	st, err := control1(ctx, sock, control)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) && ctx.Err() == nil {
 		time.Sleep(50 * time.Millisecond)
-		st, err = control1(ctx, sock, control)
+		var err2 error
+		if st, err2 = control1(ctx, sock, control); err2 != nil {
+			return nil, fmt.Errorf("%w (and again: %v)", err, err2)
+		}
+		return st, nil
 	}
 	return st, err
 }
