@@ -28,6 +28,10 @@ import (
 // RedactTruncate does the same redaction, then cuts each whole payload,
 // response and stderr to TruncateBytes.
 
+// maxDepth is the deepest nesting a stored document keeps as JSON, as
+// encoding/json's.
+const maxDepth = 10000
+
 // ellipsis marks a truncated value.
 const ellipsis = "…"
 
@@ -238,9 +242,12 @@ func aboutEnvFile(raw json.RawMessage) bool {
 
 // validJSON returns raw if it is valid JSON, else raw as a JSON string, so
 // that every stored record can be encoded again (json.Marshal rejects an
-// invalid RawMessage) and a hook's garbled answer is still shown.
+// invalid RawMessage) and a hook's garbled answer is still shown. It
+// checks with jsonscan, several times faster than json.Valid on a large
+// file's content, and to encoding/json's depth: rewriteStrings keeps a
+// frame per level.
 func validJSON(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || json.Valid(raw) {
+	if len(raw) == 0 || jsonscan.CheckDepth(raw, maxDepth) == nil {
 		return raw
 	}
 	b, _ := json.Marshal(string(raw)) // a string always encodes

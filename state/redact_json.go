@@ -15,7 +15,7 @@ import (
 // keys are not values. Everything else is copied as it is, whitespace
 // included, and doc itself is returned when nothing changed.
 //
-// doc being valid (json.Valid, which also bounds the nesting), the walk
+// doc being valid (validJSON, which also bounds the nesting), the walk
 // needs no error paths: it only tells keys from values.
 func rewriteStrings(doc []byte, fn func(key string, lit []byte) ([]byte, bool)) []byte {
 	type frame struct {

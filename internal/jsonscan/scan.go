@@ -13,6 +13,7 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 )
@@ -57,7 +58,17 @@ func Valid(data []byte) bool {
 // Check returns nil when data is one JSON value with nothing but
 // whitespace around it, else a *SyntaxError saying where it is not.
 func Check(data []byte) error {
-	var st stack
+	return check(data, stack{})
+}
+
+// CheckDepth is Check for a caller that must bound the nesting (code that
+// walks a document with a stack of its own): a document nested deeper
+// than depth levels is an error, as it is for encoding/json at 10000.
+func CheckDepth(data []byte, depth int) error {
+	return check(data, stack{limit: depth})
+}
+
+func check(data []byte, st stack) error {
 	end, err := skipValue(data, skipSpace(data, 0), &st)
 	if err != nil {
 		return err
@@ -71,9 +82,10 @@ func Check(data []byte) error {
 // stack holds the kinds of the open containers, one bit each (1 for an
 // object): the first 64 in a word, the rest in a slice grown as needed.
 type stack struct {
-	n    int
-	low  uint64
-	high []uint64
+	n     int
+	limit int // the deepest nesting allowed; 0 for no bound
+	low   uint64
+	high  []uint64
 }
 
 func (s *stack) push(object bool) {
@@ -105,6 +117,9 @@ func (s *stack) object() bool {
 }
 
 func (s *stack) pop() { s.n-- }
+
+// full reports whether another container would pass the limit.
+func (s *stack) full() bool { return s.limit > 0 && s.n >= s.limit }
 
 func skipSpace(data []byte, i int) int {
 	for i < len(data) {
@@ -139,6 +154,9 @@ func skipValue(data []byte, i int, st *stack) (int, error) {
 			if i, _, err = skipKey(data, i); err != nil {
 				return i, err
 			}
+			if st.full() {
+				return i, syntaxErr(i, "exceeded max depth")
+			}
 			st.push(true)
 			opened = true
 		case c == '[':
@@ -146,6 +164,9 @@ func skipValue(data []byte, i int, st *stack) (int, error) {
 			if i < len(data) && data[i] == ']' {
 				i++
 				break
+			}
+			if st.full() {
+				return i, syntaxErr(i, "exceeded max depth")
 			}
 			st.push(false)
 			opened = true
@@ -239,8 +260,7 @@ func skipString(data []byte, i int) (int, error) {
 	j := i + 1
 	for {
 		// Most of a string is plain bytes: skip them eight at a time.
-		for j+8 <= len(data) && plain[data[j]] && plain[data[j+1]] && plain[data[j+2]] && plain[data[j+3]] &&
-			plain[data[j+4]] && plain[data[j+5]] && plain[data[j+6]] && plain[data[j+7]] {
+		for j+8 <= len(data) && plainWord(binary.LittleEndian.Uint64(data[j:])) {
 			j += 8
 		}
 		for j < len(data) && plain[data[j]] {
@@ -278,6 +298,20 @@ func skipString(data []byte, i int) (int, error) {
 			return j, syntaxErr(j, "invalid character %s in string literal", quoteChar(c))
 		}
 	}
+}
+
+// plainWord reports whether the eight bytes of x are all plain: none a
+// quote, a backslash or a control character. Each test is the classic
+// "has a zero byte" on a word: a byte below the one subtracted borrows
+// into its high bit, and no byte that passes can borrow, so the answer is
+// exact.
+func plainWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := x^(ones*'"'), x^(ones*'\\')
+	t := (x - ones*0x20) & ^x
+	t |= (quote - ones) & ^quote
+	t |= (backslash - ones) & ^backslash
+	return t&highs == 0
 }
 
 func isHex(c byte) bool {

@@ -335,3 +335,40 @@ func TestStackCrossesWords(t *testing.T) {
 		t.Fatal("a swapped closer was taken")
 	}
 }
+
+// CheckDepth refuses what encoding/json refuses for its depth, and takes
+// what it takes.
+func TestCheckDepth(t *testing.T) {
+	for _, depth := range []int{1, 9999, 10000, 10001, 20000} {
+		for _, inner := range []string{"1", `{"a":1}`} {
+			doc := []byte(strings.Repeat("[", depth) + inner + strings.Repeat("]", depth))
+			want := json.Valid(doc)
+			if got := CheckDepth(doc, 10000) == nil; got != want {
+				t.Errorf("depth %d around %s: CheckDepth says %v, encoding/json %v", depth, inner, got, want)
+			}
+			if err := Check(doc); err != nil {
+				t.Errorf("depth %d: Check: %v", depth, err)
+			}
+		}
+	}
+}
+
+// plainWord agrees with the byte table on every byte in every position.
+func TestPlainWord(t *testing.T) {
+	for c := range 256 {
+		for pos := range 8 {
+			w := make([]byte, 8)
+			for k := range w {
+				w[k] = 'a'
+			}
+			w[pos] = byte(c)
+			x := uint64(0)
+			for k := 7; k >= 0; k-- {
+				x = x<<8 | uint64(w[k])
+			}
+			if got := plainWord(x); got != plain[c] {
+				t.Errorf("byte %#x at %d: plainWord %v, table %v", c, pos, got, plain[c])
+			}
+		}
+	}
+}
