@@ -46,6 +46,9 @@ type execOptions struct {
 	noPTY        bool
 	quiet        bool
 	args         []string
+	// planOnly and reportOnly are the halves of exec for a caller that
+	// runs the command itself (exec_plan.go).
+	planOnly, reportOnly bool
 }
 
 func newExecCmd(s *IO) *cobra.Command {
@@ -96,6 +99,9 @@ yes; 127 when its program was not found; 64 for a usage error.`,
   AGENTHOOKS_CONVERSATION_ID=c42 agenthooks exec --ask=allow -- rm -rf build`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			o.scriptSet = cmd.Flags().Changed("command")
+			if o.reportOnly {
+				return nil
+			}
 			if !o.scriptSet && len(args) == 0 {
 				return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
 			}
@@ -108,6 +114,12 @@ yes; 127 when its program was not found; 64 for a usage error.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.args = args
+			switch {
+			case o.planOnly:
+				return o.plan(cmd.Context())
+			case o.reportOnly:
+				return o.report(cmd.Context())
+			}
 			return o.run(cmd.Context())
 		},
 	}
@@ -122,6 +134,11 @@ yes; 127 when its program was not found; 64 for a usage error.`,
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "do not report configuration problems or rewritten commands on stderr")
 	f.BoolP("login", "l", false, "accepted for $SHELL compatibility; ignored")
 	f.BoolP("interactive", "i", false, "accepted for $SHELL compatibility; ignored")
+	f.BoolVar(&o.planOnly, "plan", false, "gate the command and print the plan as JSON, without running it")
+	f.BoolVar(&o.reportOnly, "report", false, "run the after-hooks of a planned command, from a report on stdin")
+	_ = f.MarkHidden("plan")
+	_ = f.MarkHidden("report")
+	cmd.MarkFlagsMutuallyExclusive("plan", "report")
 	return cmd
 }
 

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
@@ -44,7 +43,7 @@ func (o *execOptions) newCall(eng *engine.Engine, cwd string) *execCall {
 		c.command, c.argv = execQuoteArgs(o.args), o.args
 	}
 	if c.conversation == "" {
-		c.conversation = os.Getenv(envConversation)
+		c.conversation = o.io.getenv(envConversation)
 	}
 	c.toolUseID = execNewID()
 	return c

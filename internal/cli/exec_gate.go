@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
 // execVerdict is what the before-hooks (and the user, when asked) decided.
@@ -23,6 +24,9 @@ type execVerdict struct {
 	reason   string
 	// interrupted is the signal that stopped exec before it decided.
 	interrupted os.Signal
+	// ask is the question left to a caller that runs the command itself
+	// (exec --plan), when a hook asks and --ask=prompt.
+	ask *wire.ExecAsk
 }
 
 // gate runs the before-hooks and, when one asks, the question on the
@@ -30,7 +34,7 @@ type execVerdict struct {
 // open, so deciding on their answers would let the command through.
 func (c *execCall) gate(ctx context.Context, sigs <-chan os.Signal) (execVerdict, error) {
 	hctx, stop := execWatch(ctx, sigs)
-	v, err := c.decide(hctx)
+	v, err := c.decideWith(hctx, false)
 	if sig := stop(); sig != nil {
 		return execVerdict{interrupted: sig}, nil
 	}
@@ -40,7 +44,10 @@ func (c *execCall) gate(ctx context.Context, sigs <-chan os.Signal) (execVerdict
 	return v, err
 }
 
-func (c *execCall) decide(ctx context.Context) (execVerdict, error) {
+// decideWith runs the before-hooks and settles the verdict. A planning
+// caller (exec --plan) gets a hook's question back instead of its being
+// asked here.
+func (c *execCall) decideWith(ctx context.Context, planning bool) (execVerdict, error) {
 	pre, shell, err := c.before(ctx)
 	if err != nil {
 		return execVerdict{}, err
@@ -76,6 +83,10 @@ func (c *execCall) decide(ctx context.Context) (execVerdict, error) {
 			if d.Permission == event.Ask && d.UserMessage != "" && !slices.Contains(why, d.UserMessage) {
 				why = append(why, d.UserMessage)
 			}
+		}
+		if planning && c.o.ask == askPrompt {
+			v.ask = c.question(why)
+			break
 		}
 		v.run, v.reason = c.confirm(ctx, why)
 		if !v.run {
@@ -123,34 +134,48 @@ func execMerge(ds []*engine.Decision) event.Permission {
 	return p
 }
 
-// confirm settles a hook's "ask": by --ask, or by asking on the terminal.
-// It returns whether to run and, when not, why.
-func (c *execCall) confirm(ctx context.Context, why []string) (bool, string) {
+// question is what the user is asked, and told when there is no yes.
+func (c *execCall) question(why []string) *wire.ExecAsk {
 	detail := ""
 	if len(why) > 0 {
 		detail = ": " + strings.Join(why, "; ")
 	}
+	return &wire.ExecAsk{
+		Question:     execQuestion(c.command, why),
+		NoTerminal:   "agenthooks: a hook asks for confirmation and there is no terminal to ask on (--ask=allow runs such commands)" + detail,
+		NotConfirmed: "agenthooks: not confirmed, not run" + detail,
+		NoAnswer:     "agenthooks: no answer to the confirmation a hook asks for: ",
+	}
+}
+
+// confirm settles a hook's "ask": by --ask, or by asking on the terminal.
+// It returns whether to run and, when not, why.
+func (c *execCall) confirm(ctx context.Context, why []string) (bool, string) {
 	switch c.o.ask {
 	case askAllow:
 		return true, ""
 	case askDeny:
+		detail := ""
+		if len(why) > 0 {
+			detail = ": " + strings.Join(why, "; ")
+		}
 		return false, "agenthooks: a hook asks for confirmation and --ask=deny refuses" + detail
 	}
-	noTerminal := "agenthooks: a hook asks for confirmation and there is no terminal to ask on (--ask=allow runs such commands)" + detail
+	q := c.question(why)
 	if !execIsTerminal(c.o.io.In) && !execIsTerminal(c.o.io.Err) {
-		return false, noTerminal
+		return false, q.NoTerminal
 	}
 	t, err := execOpenTerminal()
 	if err != nil {
-		return false, noTerminal
+		return false, q.NoTerminal
 	}
 	defer t.close()
-	yes, err := execAsk(ctx, t, c.command, why)
+	yes, err := execAsk(ctx, t, q.Question)
 	switch {
 	case err != nil:
-		return false, "agenthooks: no answer to the confirmation a hook asks for: " + err.Error()
+		return false, q.NoAnswer + err.Error()
 	case !yes:
-		return false, "agenthooks: not confirmed, not run" + detail
+		return false, q.NotConfirmed
 	}
 	return true, ""
 }

@@ -28,17 +28,8 @@ const execAskWait = time.Second
 // execAsk shows the command and the hooks' messages and reads one line:
 // y or yes runs the command, anything else (end of input included) does
 // not. It returns early, with ctx's error, when ctx ends.
-func execAsk(ctx context.Context, t *execTerminal, command string, why []string) (bool, error) {
-	var b strings.Builder
-	b.WriteString("agenthooks: a hook asks before this command runs:\n")
-	for _, line := range strings.Split(command, "\n") {
-		b.WriteString("    " + line + "\n")
-	}
-	for _, w := range why {
-		b.WriteString("  " + strings.ReplaceAll(w, "\n", "\n  ") + "\n")
-	}
-	b.WriteString("Run it? [y/N] ")
-	if _, err := io.WriteString(t.out, b.String()); err != nil {
+func execAsk(ctx context.Context, t *execTerminal, question string) (bool, error) {
+	if _, err := io.WriteString(t.out, question); err != nil {
 		return false, fmt.Errorf("write to the terminal: %w", err)
 	}
 	answer := make(chan string, 1)
@@ -59,6 +50,20 @@ func execAsk(ctx context.Context, t *execTerminal, command string, why []string)
 		}
 		return false, ctx.Err()
 	}
+}
+
+// execQuestion is the question shown: the command and the hooks' messages.
+func execQuestion(command string, why []string) string {
+	var b strings.Builder
+	b.WriteString("agenthooks: a hook asks before this command runs:\n")
+	for _, line := range strings.Split(command, "\n") {
+		b.WriteString("    " + line + "\n")
+	}
+	for _, w := range why {
+		b.WriteString("  " + strings.ReplaceAll(w, "\n", "\n  ") + "\n")
+	}
+	b.WriteString("Run it? [y/N] ")
+	return b.String()
 }
 
 // execIsTerminal reports whether a stream is a terminal.

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
 // Exit codes, documented in docs/cli.md.
@@ -231,12 +232,10 @@ func isUsage(err error) bool {
 // asShell lets agenthooks stand in for a shell: agents run commands as
 // `$SHELL -c STRING` (or -lc, -ic), so those arguments mean `exec -c`.
 func asShell(args []string) []string {
-	if len(args) == 0 || len(args[0]) < 2 || args[0][0] != '-' || args[0][1] == '-' {
-		return args
+	if len(args) > 0 && args[0] != "exec" {
+		if a, ok := wire.ExecArgs(args); ok {
+			return append([]string{"exec"}, a...)
+		}
 	}
-	flags := args[0][1:]
-	if !strings.HasSuffix(flags, "c") || strings.Trim(flags, "lic") != "" {
-		return args
-	}
-	return append([]string{"exec"}, args...)
+	return args
 }
