@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 // Exit codes of exec besides the command's own, listed in its help. They
@@ -17,12 +18,12 @@ import (
 const (
 	// ExitExecFailed: agenthooks could not gate the command (the hooks
 	// could not be loaded); nothing ran.
-	ExitExecFailed = 125
+	ExitExecFailed = proc.ExitNoStatus
 	// ExitExecDenied: a hook denied the command, or asked and nobody
 	// said yes; nothing ran. sh uses 126 for "found but cannot run".
-	ExitExecDenied = 126
+	ExitExecDenied = proc.ExitCannotRun
 	// ExitExecNotFound: the command's program does not exist (sh's 127).
-	ExitExecNotFound = 127
+	ExitExecNotFound = proc.ExitNotFound
 )
 
 // Ask policies: what exec does when a hook answers "ask".
@@ -167,12 +168,12 @@ func (o *execOptions) run(ctx context.Context) error {
 	if os.Getenv(engine.HookMarker) != "" {
 		// A hook's own shell command: running the hooks again would recurse
 		// without end when agenthooks is the agent's $SHELL.
-		res := execRun(o.newCall(nil, cwd).spec(), execStdio{in: o.io.In, out: o.io.Out, err: o.io.Err}, !o.noPTY, sigs)
-		if res.startErr != "" {
-			fmt.Fprintln(o.io.Err, "agenthooks:", res.startErr)
+		res := o.foreground(o.newCall(nil, cwd).argvToRun(), cwd, sigs).Run()
+		if res.StartErr != "" {
+			fmt.Fprintln(o.io.Err, "agenthooks:", res.StartErr)
 		}
-		if res.code != 0 {
-			return silentExit(res.code)
+		if res.Code != 0 {
+			return silentExit(res.Code)
 		}
 		return nil
 	}
@@ -213,13 +214,19 @@ func (o *execOptions) run(ctx context.Context) error {
 		return silentExit(ExitExecDenied)
 	}
 
-	res := execRun(call.spec(), execStdio{in: o.io.In, out: o.io.Out, err: o.io.Err}, !o.noPTY, sigs)
-	if res.startErr != "" {
-		fmt.Fprintln(o.io.Err, "agenthooks:", res.startErr)
+	res := o.foreground(call.argvToRun(), call.cwd, sigs).Run()
+	if res.StartErr != "" {
+		fmt.Fprintln(o.io.Err, "agenthooks:", res.StartErr)
 	}
 	call.after(ctx, sigs, res)
-	if res.code != 0 {
-		return silentExit(res.code)
+	if res.Code != 0 {
+		return silentExit(res.Code)
 	}
 	return nil
+}
+
+// foreground is the command as exec runs it: with exec's streams and the
+// signals exec catches.
+func (o *execOptions) foreground(argv []string, dir string, sigs <-chan os.Signal) proc.Foreground {
+	return proc.Foreground{Argv: argv, Dir: dir, Stdin: o.io.In, Stdout: o.io.Out, Stderr: o.io.Err, PTY: !o.noPTY, Signals: sigs}
 }

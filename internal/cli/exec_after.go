@@ -8,34 +8,35 @@ import (
 	"sync"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 // after runs the after-hooks of a command that ran: afterShellExecution
 // with its output, and postToolUse when it exited 0, postToolUseFailure
 // otherwise. They run at once; a signal cuts them short.
-func (c *execCall) after(ctx context.Context, sigs <-chan os.Signal, res execResult) {
-	ms := res.duration.Milliseconds()
+func (c *execCall) after(ctx context.Context, sigs <-chan os.Signal, res proc.ForegroundResult) {
+	ms := res.Duration.Milliseconds()
 	steps := []execStep{{event.AfterShellExecution, c.payload(map[string]any{
 		"command":  c.command,
-		"output":   res.output,
+		"output":   res.Output,
 		"duration": ms,
 		"sandbox":  false,
 	})}}
-	if res.code == 0 {
+	if res.Code == 0 {
 		out := execJSON(struct {
 			ExitCode int    `json:"exitCode"`
 			Stdout   string `json:"stdout"`
-		}{res.code, res.output})
+		}{res.Code, res.Output})
 		steps = append(steps, execStep{event.PostToolUse, c.toolPayload(map[string]any{
 			"tool_output": string(out),
 			"duration":    ms,
 		})})
 	} else {
 		steps = append(steps, execStep{event.PostToolUseFailure, c.toolPayload(map[string]any{
-			"error_message": res.failure(),
+			"error_message": execFailure(res),
 			"failure_type":  event.FailureError,
 			"duration":      ms,
-			"is_interrupt":  res.interrupted,
+			"is_interrupt":  res.Interrupted,
 		})})
 	}
 	c.runSteps(ctx, sigs, steps)
@@ -74,4 +75,16 @@ func (c *execCall) runSteps(ctx context.Context, sigs <-chan os.Signal, steps []
 			fmt.Fprintf(c.o.io.Err, "agenthooks: %s hooks: %v\n", steps[i].step, err)
 		}
 	}
+}
+
+// execFailure is postToolUseFailure's error_message for a command that ran
+// and failed.
+func execFailure(r proc.ForegroundResult) string {
+	switch {
+	case r.StartErr != "":
+		return r.StartErr
+	case r.Signal != "":
+		return fmt.Sprintf("Command was killed by %s", r.Signal)
+	}
+	return fmt.Sprintf("Command exited with code %d", r.Code)
 }

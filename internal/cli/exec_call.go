@@ -7,6 +7,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 // execToolName is the tool name preToolUse and postToolUse hooks see for a
@@ -55,12 +56,12 @@ func (c *execCall) rewrite(command string) {
 	c.command, c.argv, c.shellArgs = command, nil, nil
 }
 
-// spec is how the command runs.
-func (c *execCall) spec() execSpec {
+// argvToRun is how the command runs: as it is, or through the shell.
+func (c *execCall) argvToRun() []string {
 	if c.argv != nil {
-		return execSpec{argv: c.argv, dir: c.cwd}
+		return c.argv
 	}
-	return execSpec{argv: append(execShellArgv(c.command), c.shellArgs...), dir: c.cwd}
+	return append(proc.ForegroundShell(c.command), c.shellArgs...)
 }
 
 // payload returns a step's input with the fields every step of this call

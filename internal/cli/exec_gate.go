@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -162,15 +163,15 @@ func (c *execCall) confirm(ctx context.Context, why []string) (bool, string) {
 		return false, "agenthooks: a hook asks for confirmation and --ask=deny refuses" + detail
 	}
 	q := c.question(why)
-	if !execIsTerminal(c.o.io.In) && !execIsTerminal(c.o.io.Err) {
+	if !proc.IsTerminal(c.o.io.In) && !proc.IsTerminal(c.o.io.Err) {
 		return false, q.NoTerminal
 	}
-	t, err := execOpenTerminal()
+	t, err := proc.OpenTerminal()
 	if err != nil {
 		return false, q.NoTerminal
 	}
-	defer t.close()
-	yes, err := execAsk(ctx, t, q.Question)
+	defer t.Close()
+	yes, err := t.Ask(ctx, q.Question)
 	switch {
 	case err != nil:
 		return false, q.NoAnswer + err.Error()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -41,7 +42,7 @@ func (o *execOptions) plan(ctx context.Context) error {
 	call := o.newCall(nil, cwd)
 	if o.io.getenv(engine.HookMarker) != "" {
 		// A hook's own shell command runs without hooks (see run).
-		p.Run, p.Argv, p.Dir = true, call.spec().argv, cwd
+		p.Run, p.Argv, p.Dir = true, call.argvToRun(), cwd
 		return o.writePlan(p)
 	}
 	eng, err := o.engine(ctx, cwd)
@@ -62,7 +63,7 @@ func (o *execOptions) plan(ctx context.Context) error {
 	}
 	p.Stderr = problems.String()
 	p.Run, p.Messages, p.Reason, p.Ask = v.run, v.messages, v.reason, v.ask
-	p.Argv, p.Dir = call.spec().argv, cwd
+	p.Argv, p.Dir = call.argvToRun(), cwd
 	p.Hooks = true
 	p.Call = call.state()
 	return o.writePlan(p)
@@ -99,13 +100,13 @@ func (o *execOptions) report(ctx context.Context) error {
 		call.refused(hctx, nil, r.Refused)
 		return nil
 	}
-	call.after(hctx, nil, execResult{
-		code:        r.Result.Code,
-		signal:      r.Result.Signal,
-		interrupted: r.Result.Interrupted,
-		startErr:    r.Result.StartErr,
-		output:      r.Result.Output,
-		duration:    time.Duration(r.Result.DurationMS) * time.Millisecond,
+	call.after(hctx, nil, proc.ForegroundResult{
+		Code:        r.Result.Code,
+		Signal:      r.Result.Signal,
+		Interrupted: r.Result.Interrupted,
+		StartErr:    r.Result.StartErr,
+		Output:      r.Result.Output,
+		Duration:    time.Duration(r.Result.DurationMS) * time.Millisecond,
 	})
 	return nil
 }

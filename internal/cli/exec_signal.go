@@ -5,16 +5,18 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 // execNotify starts catching the signals exec passes on to its command
-// (execForwarded, per OS). One channel serves the whole run: while hooks
+// (proc.ForwardedSignals, per OS). One channel serves the whole run: while hooks
 // run a signal cancels them, while the command runs it goes to the
 // command, so exec itself never dies of a signal and leaves the command
 // behind.
 func execNotify() chan os.Signal {
 	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, execForwarded...)
+	signal.Notify(sigs, proc.ForwardedSignals...)
 	return sigs
 }
 

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
 // The exec tests drive a real agenthooks binary in real processes: on a
@@ -441,7 +443,7 @@ func TestExec(t *testing.T) {
 			t.Fatalf("exit code %d, %d bytes passed through, want %d", code, len(stdout), size)
 		}
 		out, _ := w.hookInput("afterShellExecution")["output"].(string)
-		if len(out) > execCaptureLimit+100 || !strings.Contains(out, "[agenthooks: 2097152 bytes of output left out]") {
+		if len(out) > proc.CaptureLimit+100 || !strings.Contains(out, "[agenthooks: 2097152 bytes of output left out]") {
 			t.Errorf("captured %d bytes, not capped as expected", len(out))
 		}
 		if !strings.HasPrefix(out, string(stdout[:1024])) || !strings.HasSuffix(out, string(stdout[size-1024:])) {
@@ -573,14 +575,4 @@ func BenchmarkExecProcess(b *testing.B) {
 			}
 		}
 	})
-}
-
-// BenchmarkExecCapture measures the tee every byte of output goes through.
-func BenchmarkExecCapture(b *testing.B) {
-	chunk := bytes.Repeat([]byte("0123456789abcdef"), 2048) // 32 KiB, a pipe read
-	b.SetBytes(int64(len(chunk)))
-	c := newExecCapture(execCaptureLimit)
-	for b.Loop() {
-		_, _ = c.Write(chunk)
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenthooks/agenthooks/internal/proc"
 	teamsync "github.com/agenthooks/agenthooks/team/sync"
 )
 
@@ -20,14 +21,14 @@ func (o *syncOptions) confirm(ctx context.Context, p *teamsync.Plan) (bool, erro
 	if o.accept {
 		return true, nil
 	}
-	if o.declined || !execIsTerminal(o.io.In) {
+	if o.declined || !proc.IsTerminal(o.io.In) {
 		return false, nil
 	}
-	t, err := execOpenTerminal()
+	t, err := proc.OpenTerminal()
 	if err != nil {
 		return false, nil // no controlling terminal after all: as if piped
 	}
-	defer t.close()
+	defer t.Close()
 	ok, err := syncAsk(ctx, t, p)
 	if err == nil && !ok {
 		o.declined = true
@@ -39,14 +40,14 @@ func (o *syncOptions) confirm(ctx context.Context, p *teamsync.Plan) (bool, erro
 // installs, v shows every script first, anything else (end of input
 // included) does not install. It returns early, with ctx's error, when
 // ctx ends.
-func syncAsk(ctx context.Context, t *execTerminal, p *teamsync.Plan) (bool, error) {
+func syncAsk(ctx context.Context, t *proc.Terminal, p *teamsync.Plan) (bool, error) {
 	answers := make(chan string)
 	stop := make(chan struct{})
 	defer close(stop)
 	read := make(chan struct{})
 	go func() {
 		defer close(read)
-		r := bufio.NewReaderSize(t.in, 256)
+		r := bufio.NewReaderSize(t.In(), 256)
 		for {
 			line, err := r.ReadString('\n')
 			select {
@@ -59,11 +60,11 @@ func syncAsk(ctx context.Context, t *execTerminal, p *teamsync.Plan) (bool, erro
 			}
 		}
 	}()
-	if _, err := io.WriteString(t.out, p.Notice()); err != nil {
+	if _, err := io.WriteString(t.Out(), p.Notice()); err != nil {
 		return false, fmt.Errorf("write to the terminal: %w", err)
 	}
 	for {
-		if _, err := io.WriteString(t.out, "Install these hooks? [y/N, v to view the scripts] "); err != nil {
+		if _, err := io.WriteString(t.Out(), "Install these hooks? [y/N, v to view the scripts] "); err != nil {
 			return false, fmt.Errorf("write to the terminal: %w", err)
 		}
 		select {
@@ -72,21 +73,21 @@ func syncAsk(ctx context.Context, t *execTerminal, p *teamsync.Plan) (bool, erro
 			case "y", "yes":
 				return true, nil
 			case "v", "view":
-				if err := p.Show(t.out); err != nil {
+				if err := p.Show(t.Out()); err != nil {
 					return false, fmt.Errorf("write to the terminal: %w", err)
 				}
 				continue
 			}
 			if !strings.HasSuffix(line, "\n") {
-				_, _ = io.WriteString(t.out, "\n")
+				_, _ = io.WriteString(t.Out(), "\n")
 			}
 			return false, nil
 		case <-ctx.Done():
-			_, _ = io.WriteString(t.out, "\n")
-			_ = t.close() // wakes the reader where the runtime polls the terminal
+			_, _ = io.WriteString(t.Out(), "\n")
+			_ = t.Close() // wakes the reader where the runtime polls the terminal
 			select {
 			case <-read:
-			case <-time.After(execAskWait):
+			case <-time.After(proc.TerminalWait):
 			}
 			return false, ctx.Err()
 		}

@@ -1,4 +1,4 @@
-package cli
+package proc
 
 import (
 	"fmt"
@@ -7,18 +7,13 @@ import (
 	"unicode/utf8"
 )
 
-// execCaptureLimit is how much of a command's output exec keeps for the
-// after-hooks. Hooks get it inside one JSON string, so it must stay small
-// whatever the command prints.
-const execCaptureLimit = 1 << 20
-
-// execCapture keeps what a command printed for the after-hooks: the first
+// headTail keeps what a command printed for the after-hooks: the first
 // and the last half of its limit, and the count of what fell in between.
 // A build that prints a gigabyte costs a megabyte, and the hook still sees
 // how it started and, more often what matters, how it ended. It is safe
 // for the concurrent writes of a command's stdout and stderr, and never
 // fails, so teeing into it cannot disturb the command.
-type execCapture struct {
+type headTail struct {
 	mu      sync.Mutex
 	headMax int
 	tailMax int
@@ -28,12 +23,12 @@ type execCapture struct {
 	total   int64
 }
 
-func newExecCapture(limit int) *execCapture {
-	return &execCapture{headMax: limit / 2, tailMax: limit - limit/2}
+func newHeadTail(limit int) *headTail {
+	return &headTail{headMax: limit / 2, tailMax: limit - limit/2}
 }
 
 // Write implements io.Writer.
-func (c *execCapture) Write(p []byte) (int, error) {
+func (c *headTail) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n := len(p)
@@ -47,7 +42,7 @@ func (c *execCapture) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-func (c *execCapture) writeTail(p []byte) {
+func (c *headTail) writeTail(p []byte) {
 	if len(p) == 0 || c.tailMax == 0 {
 		return
 	}
@@ -72,7 +67,7 @@ func (c *execCapture) writeTail(p []byte) {
 }
 
 // Total is the number of bytes written, kept or not.
-func (c *execCapture) Total() int64 {
+func (c *headTail) Total() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.total
@@ -82,7 +77,7 @@ func (c *execCapture) Total() int64 {
 // head and tail says how much; the cut ends are trimmed to whole UTF-8
 // characters so that a multi-byte character cut in two does not turn into
 // replacement characters in the hook's JSON.
-func (c *execCapture) String() string {
+func (c *headTail) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tail := make([]byte, 0, len(c.tail))
@@ -92,14 +87,14 @@ func (c *execCapture) String() string {
 	if kept == c.total {
 		return string(c.head) + string(tail)
 	}
-	head := execTrimCutEnd(c.head)
-	tail = execTrimCutStart(tail)
+	head := trimCutEnd(c.head)
+	tail = trimCutStart(tail)
 	omitted := c.total - int64(len(head)+len(tail))
 	return fmt.Sprintf("%s\n[agenthooks: %d bytes of output left out]\n%s", head, omitted, tail)
 }
 
-// execTrimCutEnd drops an incomplete UTF-8 sequence at the end of b.
-func execTrimCutEnd(b []byte) []byte {
+// trimCutEnd drops an incomplete UTF-8 sequence at the end of b.
+func trimCutEnd(b []byte) []byte {
 	for i := 1; i <= utf8.UTFMax && i <= len(b); i++ {
 		c := b[len(b)-i]
 		if c < utf8.RuneSelf {
@@ -115,9 +110,9 @@ func execTrimCutEnd(b []byte) []byte {
 	return b
 }
 
-// execTrimCutStart drops the continuation bytes of a character whose start
+// trimCutStart drops the continuation bytes of a character whose start
 // was cut off.
-func execTrimCutStart(b []byte) []byte {
+func trimCutStart(b []byte) []byte {
 	for i := 0; i < utf8.UTFMax && i < len(b); i++ {
 		if utf8.RuneStart(b[i]) {
 			return b[i:]
@@ -126,16 +121,16 @@ func execTrimCutStart(b []byte) []byte {
 	return b
 }
 
-// execRelay copies a command's output to w and into a capture. Unlike
+// relay copies a command's output to w and into a capture. Unlike
 // io.MultiWriter it keeps draining when w fails (our stdout went away): a
 // pseudo-terminal that nobody reads would block the command for ever.
-type execRelay struct {
-	c      *execCapture
+type relay struct {
+	c      *headTail
 	w      io.Writer
 	failed bool
 }
 
-func (r *execRelay) Write(p []byte) (int, error) {
+func (r *relay) Write(p []byte) (int, error) {
 	_, _ = r.c.Write(p)
 	if !r.failed {
 		if _, err := r.w.Write(p); err != nil {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package cli
+package proc
 
 import (
 	"io"
@@ -15,7 +15,7 @@ import (
 	"golang.org/x/term"
 )
 
-// execRunPTY runs the command on a pseudo-terminal of its own, the way
+// runPTY runs the command on a pseudo-terminal of its own, the way
 // script(1) does, when our stdout is a terminal. Handing it our terminal
 // directly would keep it interactive but leave the after-hooks without
 // its output; pipes would capture it but make every program see "not a
@@ -31,32 +31,32 @@ import (
 // them. When stderr is not a terminal it stays a separate, captured pipe.
 // ok is false when no pseudo-terminal can be had; the caller then hands
 // our terminal over.
-func execRunPTY(s execSpec, std execStdio, sigs <-chan os.Signal) (res execResult, ok bool) {
-	out := std.out.(*os.File) // execRun checked that it is a terminal
+func runPTY(s Foreground, std foregroundIO, sigs <-chan os.Signal) (res ForegroundResult, ok bool) {
+	out := std.out.(*os.File) // runForeground checked that it is a terminal
 	outFd := int(out.Fd())
 	master, tty, err := pty.Open()
 	if err != nil {
-		return execResult{}, false
+		return ForegroundResult{}, false
 	}
-	master = execPollable(master)
+	master = pollable(master)
 	defer master.Close()
 	defer tty.Close()
 	if st, err := term.GetState(outFd); err == nil {
 		_ = term.Restore(int(tty.Fd()), st)
 	}
-	execCopySize(outFd, tty)
+	copySize(outFd, tty)
 
-	capture := newExecCapture(execCaptureLimit)
-	cmd := execCommand(s)
+	capture := newHeadTail(CaptureLimit)
+	cmd := foregroundCommand(s)
 	cmd.Stdout = tty
 	inFd := -1
-	if execIsTerminal(std.in) && execForeground(int(std.in.(*os.File).Fd())) {
+	if IsTerminal(std.in) && inForeground(int(std.in.(*os.File).Fd())) {
 		cmd.Stdin = tty
 		inFd = int(std.in.(*os.File).Fd())
 	} else {
 		cmd.Stdin = std.in
 	}
-	if execIsTerminal(std.err) {
+	if IsTerminal(std.err) {
 		cmd.Stderr = tty
 	} else {
 		cmd.Stderr = io.MultiWriter(capture, std.err)
@@ -69,52 +69,52 @@ func execRunPTY(s execSpec, std execStdio, sigs <-chan os.Signal) (res execResul
 		defer close(relayed)
 		// Reading the master ends with EIO once every holder of the
 		// terminal has closed it: that is its end of file.
-		_, _ = io.Copy(&execRelay{c: capture, w: out}, master)
+		_, _ = io.Copy(&relay{c: capture, w: out}, master)
 	}()
-	stopSize := execFollowSize(outFd, master)
+	stopSize := followSize(outFd, master)
 	var stopInput func()
 	if inFd >= 0 {
 		if old, err := term.MakeRaw(inFd); err == nil {
 			defer func() { _ = term.Restore(inFd, old) }()
 		}
-		stopInput = execRelayInput(inFd, master)
+		stopInput = relayInput(inFd, master)
 	}
 
-	res = execWait(cmd, true, sigs, func() { _ = tty.Close() })
+	res = waitForeground(cmd, true, sigs, func() { _ = tty.Close() })
 	_ = tty.Close() // also when the start failed: the master then reads EOF
-	if res.startErr == "" {
+	if res.StartErr == "" {
 		// The command has exited; what it started may still hold the
 		// terminal. Give it the grace, then end the whole session's group
 		// and stop reading.
-		if !execWaitFor(relayed, execGrace) {
-			execKillGroup(cmd.Process)
-			if !execWaitFor(relayed, execGrace) {
+		if !waitFor(relayed, foregroundGrace) {
+			killForegroundGroup(cmd.Process)
+			if !waitFor(relayed, foregroundGrace) {
 				_ = master.Close()
-				execWaitFor(relayed, execGrace)
+				waitFor(relayed, foregroundGrace)
 			}
 		}
 	}
 	_ = master.Close()
-	execWaitFor(relayed, execGrace)
+	waitFor(relayed, foregroundGrace)
 	if stopInput != nil {
 		stopInput()
 	}
 	stopSize()
-	res.output = capture.String()
+	res.Output = capture.String()
 	return res, true
 }
 
-// execForeground reports whether we are in the foreground of terminal fd.
+// inForeground reports whether we are in the foreground of terminal fd.
 // Only then may exec take its keyboard (raw mode, relayed input): in the
 // background, changing its mode would stop us with SIGTTOU, so the command
 // gets our stdin as it is, as a plain background job would.
-func execForeground(fd int) bool {
+func inForeground(fd int) bool {
 	pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
 	return err == nil && pgrp == unix.Getpgrp()
 }
 
-// execWaitFor waits for ch to close, at most d.
-func execWaitFor(ch <-chan struct{}, d time.Duration) bool {
+// waitFor waits for ch to close, at most d.
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -125,12 +125,12 @@ func execWaitFor(ch <-chan struct{}, d time.Duration) bool {
 	}
 }
 
-// execPollable returns the pseudo-terminal master in the runtime's poller,
+// pollable returns the pseudo-terminal master in the runtime's poller,
 // where closing it wakes a blocked read: pty.Open leaves it blocking. Only
 // on Linux, whose epoll handles terminals; kqueue on the BSDs and macOS is
 // not trusted with them, and there a read still blocked at the end is
-// bounded by execGrace rather than woken.
-func execPollable(f *os.File) *os.File {
+// bounded by foregroundGrace rather than woken.
+func pollable(f *os.File) *os.File {
 	if runtime.GOOS != "linux" {
 		return f
 	}
@@ -153,8 +153,8 @@ func execPollable(f *os.File) *os.File {
 	return os.NewFile(uintptr(nfd), "/dev/ptmx")
 }
 
-// execCopySize gives the command's terminal the size of ours.
-func execCopySize(from int, to *os.File) {
+// copySize gives the command's terminal the size of ours.
+func copySize(from int, to *os.File) {
 	ws, err := unix.IoctlGetWinsize(from, unix.TIOCGWINSZ)
 	if err != nil {
 		return
@@ -166,9 +166,9 @@ func execCopySize(from int, to *os.File) {
 	_ = rc.Control(func(fd uintptr) { _ = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, ws) })
 }
 
-// execFollowSize resizes the command's terminal whenever ours is resized,
+// followSize resizes the command's terminal whenever ours is resized,
 // until stop is called.
-func execFollowSize(from int, to *os.File) (stop func()) {
+func followSize(from int, to *os.File) (stop func()) {
 	winch := make(chan os.Signal, 1)
 	signal.Notify(winch, unix.SIGWINCH)
 	done := make(chan struct{})
@@ -178,7 +178,7 @@ func execFollowSize(from int, to *os.File) (stop func()) {
 		for {
 			select {
 			case <-winch:
-				execCopySize(from, to)
+				copySize(from, to)
 			case <-done:
 				return
 			}
@@ -191,12 +191,12 @@ func execFollowSize(from int, to *os.File) (stop func()) {
 	}
 }
 
-// execRelayInput copies what is typed on our terminal (fd in) to the
+// relayInput copies what is typed on our terminal (fd in) to the
 // command's until stop is called. It waits in select(2) on the terminal and
 // on a pipe of its own, so stop can wake it without touching the
 // terminal's file flags, which the shell we were started from shares.
 // (poll(2) would do, but macOS's poll does not support terminals.)
-func execRelayInput(in int, to *os.File) (stop func()) {
+func relayInput(in int, to *os.File) (stop func()) {
 	var wake [2]int
 	if err := unix.Pipe(wake[:]); err != nil {
 		return func() {}
@@ -235,7 +235,7 @@ func execRelayInput(in int, to *os.File) (stop func()) {
 		_, _ = unix.Write(wake[1], []byte{0})
 		// Close the pipe only once the relay is done with it: a number
 		// closed under a select could be reused by the next open.
-		if execWaitFor(finished, execGrace) {
+		if waitFor(finished, foregroundGrace) {
 			_ = unix.Close(wake[0])
 			_ = unix.Close(wake[1])
 		}

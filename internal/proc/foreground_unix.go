@@ -1,6 +1,6 @@
 //go:build unix
 
-package cli
+package proc
 
 import (
 	"os"
@@ -9,28 +9,28 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// execForwarded are the signals exec passes on to its command: the ones a
+// ForwardedSignals are the signals exec passes on to its command: the ones a
 // user or a supervising agent sends to stop it.
-var execForwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT}
+var ForwardedSignals = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT}
 
-// execShellArgv runs a command line through /bin/sh, as Cursor's terminal
+// ForegroundShell runs a command line through /bin/sh, as Cursor's terminal
 // tool and agents' $SHELL -c do.
-func execShellArgv(command string) []string {
+func ForegroundShell(command string) []string {
 	return []string{"/bin/sh", "-c", command}
 }
 
-// execProcAttr gives the command a process group of its own when own is
+// foregroundProcAttr gives the command a process group of its own when own is
 // set.
-func execProcAttr(own bool) *syscall.SysProcAttr {
+func foregroundProcAttr(own bool) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: own}
 }
 
-// execSignal passes sig on. A command in a group of its own gets it as a
+// forwardSignal passes sig on. A command in a group of its own gets it as a
 // group, as a terminal would deliver it. A command sharing our group
 // shares our terminal too, and the terminal has already sent it the keys'
 // SIGINT and SIGQUIT: only the others are passed on, so that nothing gets
 // a ^C twice.
-func execSignal(p *os.Process, sig os.Signal, own bool) {
+func forwardSignal(p *os.Process, sig os.Signal, own bool) {
 	s, ok := sig.(syscall.Signal)
 	if !ok {
 		return
@@ -45,16 +45,16 @@ func execSignal(p *os.Process, sig os.Signal, own bool) {
 	}
 }
 
-// execKillGroup kills what is left of the command's process group. The
+// killForegroundGroup kills what is left of the command's process group. The
 // group id stays reserved while any member lives, so this cannot reach an
 // unrelated process.
-func execKillGroup(p *os.Process) { _ = unix.Kill(-p.Pid, unix.SIGKILL) }
+func killForegroundGroup(p *os.Process) { _ = unix.Kill(-p.Pid, unix.SIGKILL) }
 
-// execStatus turns the command's wait status into exec's exit code, and
+// foregroundStatus turns the command's wait status into exec's exit code, and
 // the signal's name when one killed it.
-func execStatus(st *os.ProcessState) (code int, signal string) {
+func foregroundStatus(st *os.ProcessState) (code int, signal string) {
 	if st == nil {
-		return ExitExecFailed, ""
+		return ExitNoStatus, ""
 	}
 	if ws, ok := st.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		return 128 + int(ws.Signal()), unix.SignalName(ws.Signal())
@@ -62,11 +62,11 @@ func execStatus(st *os.ProcessState) (code int, signal string) {
 	return st.ExitCode(), ""
 }
 
-// execOpenTerminal opens the controlling terminal for the question.
-func execOpenTerminal() (*execTerminal, error) {
+// OpenTerminal opens the controlling terminal for the question.
+func OpenTerminal() (*Terminal, error) {
 	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
 	}
-	return &execTerminal{in: f, out: f, close: f.Close}, nil
+	return &Terminal{in: f, out: f, closer: f.Close}, nil
 }
