@@ -181,7 +181,7 @@ func Execute(s *IO, args []string) int { return ExecuteContext(context.Backgroun
 
 // servedVerbs are the verbs the resident engine runs for clients
 // (front.Served): a tree of these alone is cheaper to build per step.
-var servedVerbs = []func(*IO) *cobra.Command{newRunCmd, newPolicyCmd}
+var servedVerbs = []func(*IO) *cobra.Command{newRunCmd, newPolicyCmd, newExecCmd}
 
 // executeServed runs a client's verb in the resident engine.
 func executeServed(ctx context.Context, s *IO, args []string) int {

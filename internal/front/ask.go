@@ -3,6 +3,7 @@ package front
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ const (
 // means nothing was printed and the step must run here; where the engine
 // is missing, stale or out of date, a new one is started for the next
 // step.
-func ask(bin string, args []string, stdin []byte, readErr error, env []string) (int, error) {
+func ask(bin string, args []string, stdin []byte, readErr error, env []string, out, errOut io.Writer) (int, error) {
 	dir, err := wire.Dir(os.Getenv)
 	if err != nil {
 		return 0, err
@@ -54,7 +55,7 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string) (
 	// An agent that stops the step kills this process; the kernel then
 	// closes the connection, which cancels the step in the engine and
 	// stops its hooks. No handler is installed: it would cost a thread.
-	code, err := exchange(conn, build, args, stdin, readErr, env)
+	code, err := exchange(conn, build, args, stdin, readErr, env, out, errOut)
 	if errors.Is(err, errReplace) {
 		start(bin, sock, env)
 	}
@@ -68,7 +69,7 @@ var errEOF = errors.New("the engine closed the connection")
 var errReplace = errors.New("the engine was started from another agenthooks binary")
 
 // exchange sends the request and prints the reply.
-func exchange(conn *conn, build string, args []string, stdin []byte, readErr error, env []string) (int, error) {
+func exchange(conn *conn, build string, args []string, stdin []byte, readErr error, env []string, stdout, stderr io.Writer) (int, error) {
 	wd, _ := os.Getwd()
 	req := wire.Request{Protocol: wire.Protocol, Build: build, Args: args, Dir: wd, Env: env}
 	if readErr != nil {
@@ -114,7 +115,7 @@ func exchange(conn *conn, build string, args []string, stdin []byte, readErr err
 		return 0, fmt.Errorf("reply: %w", err)
 	}
 	// Only a whole reply is printed: a reply cut short runs the step here.
-	os.Stdout.Write(out)
-	os.Stderr.Write(errOut)
+	_, _ = stdout.Write(out)
+	_, _ = stderr.Write(errOut)
 	return rep.Code, nil
 }

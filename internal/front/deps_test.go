@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// The client agents spawn for every step links the standard library and
-// the protocol only: none of CEL, protobuf, SQLite, pgx, cobra or the
-// verbs, whose start-up cost it exists to avoid.
+// The client agents spawn for every step links the standard library, the
+// protocol and the process runner (with which it runs exec's command:
+// the pseudo-terminal and terminal packages) only: none of CEL, protobuf,
+// SQLite, pgx, cobra or the verbs, whose start-up cost it exists to avoid.
 func TestClientLinksNothingHeavy(t *testing.T) {
 	for _, goos := range []string{"linux", "darwin", "windows"} {
 		cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "../../cmd/agenthooks")
@@ -21,7 +22,11 @@ func TestClientLinksNothingHeavy(t *testing.T) {
 			allowed := strings.HasPrefix(pkg, "golang.org/x/sys/") ||
 				pkg == "github.com/agenthooks/agenthooks/cmd/agenthooks" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/front" ||
-				pkg == "github.com/agenthooks/agenthooks/internal/wire"
+				pkg == "github.com/agenthooks/agenthooks/internal/wire" ||
+				pkg == "github.com/agenthooks/agenthooks/internal/proc" ||
+				pkg == "github.com/agenthooks/agenthooks/internal/shellquote" ||
+				pkg == "github.com/creack/pty" ||
+				pkg == "golang.org/x/term"
 			if !allowed {
 				t.Errorf("%s: the client links %s", goos, pkg)
 			}

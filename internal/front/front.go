@@ -40,19 +40,30 @@ func Main(args []string) int {
 	if err != nil {
 		return missing(args, err)
 	}
+	if execArgs, ok := wire.ExecArgs(args); ok && engineOn() {
+		return runExec(bin, execArgs)
+	}
 	if !Served(args) {
 		return handOver(bin, args)
 	}
 	stdin, readErr := io.ReadAll(io.LimitReader(os.Stdin, wire.MaxBody))
-	env := os.Environ()
-	if os.Getenv(EnvEngine) != "off" && wire.Supported {
-		code, err := ask(bin, args, stdin, readErr, env)
+	return step(bin, args, stdin, readErr, os.Stdout, os.Stderr)
+}
+
+// engineOn reports whether steps go to the resident engine.
+func engineOn() bool { return os.Getenv(EnvEngine) != "off" && wire.Supported }
+
+// step runs a served verb on the engine, or here when the engine cannot,
+// and writes its answer.
+func step(bin string, args []string, stdin []byte, readErr error, stdout, stderr io.Writer) int {
+	if engineOn() {
+		code, err := ask(bin, args, stdin, readErr, os.Environ(), stdout, stderr)
 		if err == nil {
 			return code
 		}
 		debugf("engine: %v", err)
 	}
-	return runHere(bin, args, stdin)
+	return runHere(bin, args, stdin, stdout, stderr)
 }
 
 // Served reports whether the verb is answered by the engine: run (every
@@ -61,6 +72,12 @@ func Main(args []string) int {
 func Served(args []string) bool {
 	if len(args) == 0 {
 		return false
+	}
+	if args[0] == "exec" {
+		// Only the halves of exec (exec.go): the engine never runs a
+		// user's command. The command's own arguments may be anything,
+		// -h included; exec's help on the engine is exec's help.
+		return len(args) > 1 && (args[1] == "--plan" || args[1] == "--report")
 	}
 	for _, a := range args {
 		if a == "-h" || a == "--help" || a == "--version" {
@@ -104,6 +121,10 @@ func engineBinary() (string, error) {
 // install must not let an action through unchecked.
 func missing(args []string, err error) int {
 	fmt.Fprintln(os.Stderr, "agenthooks:", err)
+	if _, ok := wire.ExecArgs(args); ok {
+		fmt.Fprintln(os.Stderr, "agenthooks: the command did not run: no hooks could run")
+		return 125 // exec's "could not gate the command"
+	}
 	if Served(args) {
 		fmt.Fprintln(os.Stderr, "agenthooks: the step is blocked: no hooks could run")
 		return 2

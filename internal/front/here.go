@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -12,18 +13,18 @@ import (
 // runHere runs the step in a process of the full binary, with the payload
 // already read as its stdin, and passes its exit code on. Signals reach it
 // as they reach this process; it does not outlive this process.
-func runHere(bin string, args []string, stdin []byte) int {
+func runHere(bin string, args []string, stdin []byte, stdout, stderr io.Writer) int {
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin = bytes.NewReader(stdin)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Env = fullEnv()
 	cmd.SysProcAttr = childAttr()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, interruptSignals...)
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
-		fmt.Fprintf(os.Stderr, "agenthooks: start %s: %v\n", bin, err)
-		fmt.Fprintln(os.Stderr, "agenthooks: the step is blocked: no hooks could run")
+		fmt.Fprintf(stderr, "agenthooks: start %s: %v\n", bin, err)
+		fmt.Fprintln(stderr, "agenthooks: the step is blocked: no hooks could run")
 		return 2
 	}
 	done := make(chan struct{})
@@ -49,6 +50,6 @@ func runHere(bin string, args []string, stdin []byte) int {
 		// Killed by a signal: the step did not decide.
 		return 130
 	}
-	fmt.Fprintf(os.Stderr, "agenthooks: %s: %v\n", bin, err)
+	fmt.Fprintf(stderr, "agenthooks: %s: %v\n", bin, err)
 	return 2
 }

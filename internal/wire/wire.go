@@ -243,7 +243,20 @@ func WriteHeartbeat(w io.Writer) error {
 var ErrHeartbeat = errors.New("heartbeat")
 
 // WriteBody writes b as a body.
+//
+// A small body goes out with its length in one write. An empty one is its
+// length alone: a write of nothing is still a system call, which fails
+// with EPIPE when the peer has already read the length, answered and
+// hung up, and would turn a complete exchange into a failed one.
 func WriteBody(w io.Writer, b []byte) error {
+	if len(b) <= smallBody {
+		buf := make([]byte, 8, 8+len(b))
+		binary.BigEndian.PutUint64(buf, uint64(len(b)))
+		if _, err := w.Write(append(buf, b...)); err != nil {
+			return fmt.Errorf("write body: %w", err)
+		}
+		return nil
+	}
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
 	if _, err := w.Write(n[:]); err != nil {
@@ -254,6 +267,9 @@ func WriteBody(w io.Writer, b []byte) error {
 	}
 	return nil
 }
+
+// smallBody is the largest body copied to go out with its length.
+const smallBody = 64 << 10
 
 // ReadBody reads one body of at most max bytes.
 func ReadBody(r io.Reader, max int64) ([]byte, error) {
