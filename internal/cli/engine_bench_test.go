@@ -29,7 +29,7 @@ func BenchmarkEngineStep(b *testing.B) {
 	payload := []byte(`{"command":"ls","cwd":"/"}`)
 	for b.Loop() {
 		var out, errb bytes.Buffer
-		if code := e.handle(ctx, req, bytes.NewReader(payload), &out, &errb); code != 0 {
+		if code := e.handle(ctx, req, payload, &out, &errb); code != 0 {
 			b.Fatalf("code %d: %s", code, errb.String())
 		}
 		h.Flush(ctx)
@@ -74,7 +74,7 @@ func benchEngineHook(b *testing.B, step string, payload []byte) {
 		req := &wire.Request{Args: []string{"run", step}, Dir: home, Env: os.Environ()}
 		for b.Loop() {
 			var out, errb bytes.Buffer
-			if code := e.handle(ctx, req, bytes.NewReader(payload), &out, &errb); code != 0 {
+			if code := e.handle(ctx, req, payload, &out, &errb); code != 0 {
 				b.Fatalf("code %d: %s", code, errb.String())
 			}
 			h.Flush(ctx)

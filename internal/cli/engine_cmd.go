@@ -232,12 +232,12 @@ type engineHost struct {
 }
 
 // handle runs one client's verb, as the client's own process would.
-func (e *engineHost) handle(ctx context.Context, req *wire.Request, in io.Reader, out, errOut io.Writer) int {
+func (e *engineHost) handle(ctx context.Context, req *wire.Request, body []byte, out, errOut io.Writer) int {
 	env := req.Env
 	if env == nil {
 		env = []string{}
 	}
-	s := &IO{In: in, Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host}
+	s := &IO{In: newServedInput(body, req.StdinErr), Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host}
 	return executeServed(ctx, s, req.Args)
 }
 

@@ -222,6 +222,10 @@ func stepArg(verb, example string, step *event.Step) cobra.PositionalArgs {
 // readPayload reads a step's payload, bounded: beforeReadFile payloads
 // carry whole files, so the bound is generous but there is one.
 func readPayload(r io.Reader) ([]byte, error) {
+	if b, ok := r.(*servedInput); ok {
+		// The resident engine's: in memory already, read once.
+		return b.take()
+	}
 	var buf bytes.Buffer
 	// A payload already in memory (the resident engine's) is read into
 	// a buffer of its size, not one doubled over and over.

@@ -242,3 +242,24 @@ func BenchmarkTwentyAtOnce(b *testing.B) {
 		})
 	}
 }
+
+// An agent's terminal command through agenthooks as its $SHELL, with one
+// trivial beforeShellExecution hook, beside the bare `sh -c true` and
+// `sh -c true` plus the hook's bare spawn.
+func BenchmarkShell(b *testing.B) {
+	hook := trivialHook(b, b.TempDir())
+	b.Run("bare-sh", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", nil, "/bin/sh", "-c", "true")
+		}
+	})
+	b.Run("bare-sh+hook", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", shellPayload, hook)
+			spawn(b, os.Environ(), "/", nil, "/bin/sh", "-c", "true")
+		}
+	})
+	w := stepWorld(b, hooksFor("beforeShellExecution", hook))
+	b.Run("engine", func(b *testing.B) { w.bench(b, nil, false, "-c", "true") })
+	b.Run("own-process", func(b *testing.B) { w.bench(b, nil, true, "-c", "true") })
+}

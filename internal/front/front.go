@@ -7,6 +7,7 @@
 package front
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 
 	"github.com/agenthooks/agenthooks/internal/wire"
@@ -36,6 +38,11 @@ const (
 
 // Main runs the command line and returns the exit code.
 func Main(args []string) int {
+	// A client lives for one step: collecting its garbage only costs
+	// time (for a 10 MB payload, more than reading it). The limit lets the
+	// collector in before the largest payload could exhaust memory.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(4 * wire.MaxBody)
 	bin, err := engineBinary()
 	if err != nil {
 		return missing(args, err)
@@ -46,8 +53,21 @@ func Main(args []string) int {
 	if !Served(args) {
 		return handOver(bin, args)
 	}
-	stdin, readErr := io.ReadAll(io.LimitReader(os.Stdin, wire.MaxBody))
+	stdin, readErr := readStdin()
 	return step(bin, args, stdin, readErr, os.Stdout, os.Stderr)
+}
+
+// readStdin reads the payload, into a buffer of its size when stdin is a
+// file, doubling from 64 KiB when it is a pipe.
+func readStdin() ([]byte, error) {
+	size := int64(64 << 10)
+	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = min(fi.Size(), wire.MaxBody) + 1
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(size))
+	_, err := buf.ReadFrom(io.LimitReader(os.Stdin, wire.MaxBody))
+	return buf.Bytes(), err
 }
 
 // engineOn reports whether steps go to the resident engine.

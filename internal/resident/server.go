@@ -32,11 +32,11 @@ const lockWait = 10 * time.Second
 // ErrRunning means another engine already serves the socket.
 var ErrRunning = errors.New("an engine already serves this socket")
 
-// Handler runs one verb: the request's arguments, its stdin (which ends
-// with readErr when the client could not read all of it), output to the
-// two writers. It returns the exit code. ctx ends when the client hangs
-// up.
-type Handler func(ctx context.Context, req *wire.Request, stdin io.Reader, stdout, stderr io.Writer) int
+// Handler runs one verb: the request's arguments, its stdin (body, the
+// bytes the client read, and req.StdinErr when its read failed part way),
+// its stdout and stderr; it returns the exit code. ctx ends when the
+// client hangs up.
+type Handler func(ctx context.Context, req *wire.Request, body []byte, stdout, stderr io.Writer) int
 
 // Server is one engine.
 type Server struct {
@@ -260,12 +260,8 @@ func (s *Server) run(ctx context.Context, c *net.UnixConn, req *wire.Request, bo
 			}
 		}
 	}()
-	var in io.Reader = bytes.NewReader(body)
-	if req.StdinErr != "" {
-		in = io.MultiReader(in, errReader{errors.New(req.StdinErr)})
-	}
 	var out, errOut bytes.Buffer
-	code, ok := s.safeHandle(ctx, req, in, &out, &errOut)
+	code, ok := s.safeHandle(ctx, req, body, &out, &errOut)
 	close(finished)
 	s.steps.Add(1)
 	if !ok {
@@ -284,16 +280,12 @@ func (s *Server) run(ctx context.Context, c *net.UnixConn, req *wire.Request, bo
 
 // safeHandle runs the handler; after a panic there is no reply (ok is
 // false), so the client runs the step itself.
-func (s *Server) safeHandle(ctx context.Context, req *wire.Request, in io.Reader, out, errOut *bytes.Buffer) (code int, ok bool) {
+func (s *Server) safeHandle(ctx context.Context, req *wire.Request, body []byte, out, errOut *bytes.Buffer) (code int, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.logf("panic serving %v: %v", req.Args, p)
 			ok = false
 		}
 	}()
-	return s.Handle(ctx, req, in, out, errOut), true
+	return s.Handle(ctx, req, body, out, errOut), true
 }
-
-type errReader struct{ err error }
-
-func (e errReader) Read([]byte) (int, error) { return 0, e.err }

@@ -25,7 +25,7 @@ func TestEveryRequestAnswered(t *testing.T) {
 	sock := filepath.Join(dir, "e.sock")
 	s := &Server{Socket: sock, Build: "b", Idle: time.Minute,
 		Serves: func([]string) bool { return true },
-		Handle: func(context.Context, *wire.Request, io.Reader, io.Writer, io.Writer) int { return 0 },
+		Handle: func(context.Context, *wire.Request, []byte, io.Writer, io.Writer) int { return 0 },
 		Logf:   t.Logf}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
