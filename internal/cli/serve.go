@@ -113,6 +113,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 		scheme = "https"
 	}
 	log.Info("serving team hooks", "url", scheme+"://"+ln.Addr().String(), "database", url)
+	reportBreaches(ctx, log, st, o.maxScriptBytes)
 	if o.ready != nil {
 		o.ready(ln.Addr().String())
 	}
@@ -121,4 +122,19 @@ func (o *serveOptions) run(ctx context.Context) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// reportBreaches logs each stored hook that breaks a rule the server
+// applies to new hooks: members refuse the team's whole set because of
+// it, and only an administrator can fix or remove it.
+func reportBreaches(ctx context.Context, log *slog.Logger, st store.Store, maxScriptBytes int) {
+	breaches, err := store.Breaches(ctx, st, maxScriptBytes)
+	if err != nil {
+		log.Warn("could not check the stored hooks against the rules", "err", err)
+		return
+	}
+	for _, b := range breaches {
+		log.Warn("stored hook breaks a rule; members refuse the team's hooks until it is fixed or removed (UpdateHook or DeleteHook, or the dashboard)",
+			"team", b.TeamName, "hook", b.HookID, "script", b.ScriptName, "field", b.Field, "problem", b.Problem)
+	}
 }

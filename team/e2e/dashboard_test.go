@@ -177,9 +177,17 @@ func TestDashboardInChromium(t *testing.T) {
 	)
 	b.waitFor(t, "the update", fmt.Sprintf(`document.querySelector(%q)?.cells[4].textContent === "7 s" && document.querySelector('#history tbody tr[data-action="update"]') !== null`, row))
 
+	// A row an older server accepted (a timeout members refuse) is
+	// pointed out, in the page, with what is wrong.
+	plant(t, srv.dbURL, snap.Hooks[0].ID, "deny-push.sh", 1e10)
+
 	// Switch it off in the page; the next sync removes it.
 	b.do(t, "deactivate the hook", chromedp.Click(chromedp.CSS(row+" button.toggle")))
 	b.waitFor(t, "the hook inactive", fmt.Sprintf(`document.querySelector(%q)?.classList.contains("inactive") && document.querySelector('#history tbody tr[data-action="deactivate"]') !== null`, row))
+	b.waitFor(t, "the broken row pointed out", fmt.Sprintf(`!document.getElementById("problems").hidden && document.querySelector(%q).classList.contains("broken")`, row))
+	if got := eval[string](t, b, `document.querySelector("#problems li").textContent`); !strings.HasPrefix(got, "deny-push.sh: timeout_seconds: ") || !strings.Contains(got, "1e+10") {
+		t.Errorf("the problem shown: %q", got)
+	}
 	if got := rowCells(t, b, "#history tbody tr"); len(got) != 3 || got[0][2] != "deactivate" || got[1][2] != "update" || got[2][2] != "create" {
 		t.Errorf("history %q", got)
 	}
@@ -195,7 +203,7 @@ func TestDashboardInChromium(t *testing.T) {
 		t.Logf("a copy of the screenshot could not be left at %s: %v", screenshotCopy, err)
 	}
 
-	if res := m.sync(t); res.Hooks != 0 || res.Revision != 3 || !res.Changed {
+	if res := m.sync(t); res.Hooks != 0 || res.Revision != 4 || !res.Changed {
 		t.Fatalf("sync after the deactivation: %+v", res)
 	}
 	if got := files(t, m.hooksDir(platform.ID)); !slices.Equal(got, []string{"hooks.json"}) {

@@ -43,6 +43,7 @@ const adminName = "alice"
 // teamServer is a real team server on a loopback port.
 type teamServer struct {
 	url   string // http://127.0.0.1:PORT
+	dbURL string
 	store store.Store
 	admin string // the admin token's secret
 	// client is the tests' HTTP client, whose idle connections are
@@ -79,7 +80,7 @@ func startServer(t *testing.T, url string, root http.Handler) *teamServer {
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(sctx, ln) }()
 	transport := &http.Transport{}
-	ts := &teamServer{url: "http://" + ln.Addr().String(), store: st, admin: admin, client: &http.Client{Transport: transport}}
+	ts := &teamServer{url: "http://" + ln.Addr().String(), dbURL: url, store: st, admin: admin, client: &http.Client{Transport: transport}}
 	t.Cleanup(func() {
 		transport.CloseIdleConnections()
 		cancel()

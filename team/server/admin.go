@@ -105,7 +105,11 @@ func (a *admin) ListHooks(ctx context.Context, req *connect.Request[teamv1.ListH
 	if err != nil {
 		return nil, a.fail(req, err)
 	}
-	return connect.NewResponse(&teamv1.ListHooksResponse{Hooks: hooksToProto(snap.Hooks), Revision: snap.Team.Revision}), nil
+	resp := &teamv1.ListHooksResponse{Hooks: hooksToProto(snap.Hooks), Revision: snap.Team.Revision}
+	for _, b := range store.HookBreaches(snap.Team, snap.Hooks, a.s.cfg.MaxScriptBytes) {
+		resp.Problems = append(resp.Problems, &teamv1.HookProblem{HookId: b.HookID, Field: b.Field, Problem: b.Problem})
+	}
+	return connect.NewResponse(resp), nil
 }
 
 func (a *admin) ListHistory(ctx context.Context, req *connect.Request[teamv1.ListHistoryRequest]) (*connect.Response[teamv1.ListHistoryResponse], error) {

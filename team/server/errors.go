@@ -2,10 +2,17 @@ package server
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
+	"strings"
+	"syscall"
 
 	"connectrpc.com/connect"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/agenthooks/agenthooks/team/store"
 )
@@ -27,9 +34,31 @@ func toConnect(log *slog.Logger, procedure string, err error) error {
 		return connect.NewError(connect.CodeCanceled, err)
 	case errors.Is(err, context.DeadlineExceeded):
 		return connect.NewError(connect.CodeDeadlineExceeded, err)
+	case unreachable(err):
+		log.Error("database unavailable", "procedure", procedure, "err", err)
+		return connect.NewError(connect.CodeUnavailable, errors.New("the database does not answer; try again shortly (the server's log has the details)"))
 	}
 	log.Error("request failed", "procedure", procedure, "err", err)
 	return connect.NewError(connect.CodeInternal, errors.New("internal error (the server's log has the details)"))
+}
+
+// unreachable reports whether err says the database could not be
+// reached, rather than that it refused the request: a client should retry
+// such a call, not give up on it.
+func unreachable(err error) bool {
+	var ne net.Error
+	var ce *pgconn.ConnectError
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		// Class 08 is "connection exception"; 57P01-57P03 are a server
+		// shutting down or starting up.
+		return strings.HasPrefix(pe.Code, "08") || pe.Code == "57P01" || pe.Code == "57P02" || pe.Code == "57P03"
+	}
+	return errors.As(err, &ce) || errors.As(err, &ne) ||
+		errors.Is(err, driver.ErrBadConn) || errors.Is(err, sql.ErrConnDone) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) || pgconn.SafeToRetry(err) ||
+		strings.Contains(err.Error(), "sql: database is closed")
 }
 
 // invalid is a request the server refuses before it reaches the store.

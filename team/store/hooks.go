@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+
+	teamsync "github.com/agenthooks/agenthooks/team/sync"
 )
 
 const hookCols = `id, team_id, hook_step, script_name, operating_systems, is_active, script_content, matcher, timeout_seconds, fail_closed, updated_at, updated_by`
@@ -73,6 +75,9 @@ func (s *sqlStore) CreateHook(ctx context.Context, actor string, teamID int64, h
 		if rev, err = s.bumpRevision(ctx, tx, teamID); err != nil {
 			return err
 		}
+		if err = s.nameFree(ctx, tx, teamID, 0, h.ScriptName); err != nil {
+			return err
+		}
 		h, err = scanHook(tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO hooks (team_id, hook_step, script_name,
 			operating_systems, is_active, script_content, matcher, timeout_seconds, fail_closed, updated_at, updated_by)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+hookCols),
@@ -94,6 +99,9 @@ func (s *sqlStore) UpdateHook(ctx context.Context, actor string, h Hook) (Hook, 
 		return Hook{}, 0, err
 	}
 	return s.changeHook(ctx, h.ID, ActionUpdate, actor, func(tx *sql.Tx, teamID, now int64) (Hook, error) {
+		if err := s.nameFree(ctx, tx, teamID, h.ID, h.ScriptName); err != nil {
+			return Hook{}, err
+		}
 		out, err := scanHook(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE hooks SET hook_step = ?, script_name = ?,
 			operating_systems = ?, is_active = ?, script_content = ?, matcher = ?, timeout_seconds = ?,
 			fail_closed = ?, updated_at = ?, updated_by = ?
@@ -120,6 +128,31 @@ func (s *sqlStore) DeleteHook(ctx context.Context, actor string, id int64) (int6
 		return scanHook(tx.QueryRowContext(ctx, s.d.rebind(`DELETE FROM hooks WHERE id = ? AND team_id = ? RETURNING `+hookCols), id, teamID))
 	})
 	return rev, err
+}
+
+// nameFree refuses name when another hook of the team (other than
+// except) has it in any case: members compare names case-insensitively,
+// since macOS and Windows would write both to one file. It runs after
+// bumpRevision, whose lock on the team's row serialises it with every
+// other change to the team.
+func (s *sqlStore) nameFree(ctx context.Context, tx *sql.Tx, teamID, except int64, name string) error {
+	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT id, script_name, hook_step FROM hooks WHERE team_id = ? AND id <> ?`), teamID, except)
+	if err != nil {
+		return fmt.Errorf("read script names of team %d: %w", teamID, err)
+	}
+	defer rows.Close()
+	key := teamsync.ScriptNameKey(name)
+	for rows.Next() {
+		var id int64
+		var other, step string
+		if err := rows.Scan(&id, &other, &step); err != nil {
+			return err
+		}
+		if teamsync.ScriptNameKey(other) == key {
+			return fmt.Errorf("%s: %w", teamsync.NameTaken(teamsync.HookLabel(id, other, step)), ErrConflict)
+		}
+	}
+	return rows.Err()
 }
 
 // changeHook is the transaction of every change to an existing hook:

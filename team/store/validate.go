@@ -1,14 +1,15 @@
 package store
 
 import (
+	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/match"
+	teamsync "github.com/agenthooks/agenthooks/team/sync"
 )
 
 // DefaultMaxScriptBytes is the largest script a hook may carry unless
@@ -27,9 +28,12 @@ const (
 var OperatingSystems = []string{"Windows", "Macintosh", "Linux"}
 
 // ValidateHook checks a hook as the server receives it: a known step, a
-// script name that is a plain file name on every system, known operating
-// systems, a script within maxScriptBytes, a matcher that compiles, a
-// timeout that is a non-negative number of seconds.
+// script name that is a plain file name on every system it targets,
+// known operating systems, a script within maxScriptBytes, a matcher
+// that compiles, a timeout the loader takes. The last rules are the
+// members' own (team/sync): a hook the server accepts and its members
+// refuse would hold every member on its last good set until an
+// administrator removed it.
 func ValidateHook(h Hook, maxScriptBytes int) error {
 	if !event.Step(h.Step).Known() {
 		return &ValidationError{Field: "hook_step", Problem: fmt.Sprintf("%q is not a hook step", h.Step), Fix: "use one of " + stepList()}
@@ -39,6 +43,9 @@ func ValidateHook(h Hook, maxScriptBytes int) error {
 	}
 	if err := validateOperatingSystems(h.OperatingSystems); err != nil {
 		return err
+	}
+	if err := teamsync.CheckScriptName(h.ScriptName, teamsync.MayReachWindows(h.OperatingSystems)); err != nil {
+		return &ValidationError{Field: "script_name", Problem: err.Error(), Fix: `use a plain file name such as "block-push.sh", or set operating_systems to the systems other than Windows`}
 	}
 	if n := len(h.ScriptContent); n > maxScriptBytes {
 		return &ValidationError{Field: "script_content", Problem: fmt.Sprintf("%d bytes, over the server's limit of %d", n, maxScriptBytes), Fix: "make the script smaller, or start the server with a larger --max-script-bytes"}
@@ -52,10 +59,34 @@ func ValidateHook(h Hook, maxScriptBytes int) error {
 	if _, err := match.Compile(h.Matcher); err != nil {
 		return &ValidationError{Field: "matcher", Problem: err.Error(), Fix: `write a JavaScript regular expression, e.g. "^git push", or leave it empty to match everything`}
 	}
-	if t := h.TimeoutSeconds; t < 0 || math.IsNaN(t) || math.IsInf(t, 0) {
-		return &ValidationError{Field: "timeout_seconds", Problem: fmt.Sprintf("%v is not a number of seconds ≥ 0", t), Fix: "use 0 for the engine's default, or a positive number of seconds"}
+	const timeoutFix = "use 0 for the engine's default, or a number of seconds such as 30"
+	if err := teamsync.CheckTimeout(h.TimeoutSeconds); err != nil {
+		return &ValidationError{Field: "timeout_seconds", Problem: err.Error(), Fix: timeoutFix}
+	}
+	if err := teamsync.CheckEntry(event.Step(h.Step), h.ScriptName, h.Matcher, h.TimeoutSeconds, h.FailClosed, h.OperatingSystems); err != nil {
+		ve := &ValidationError{Field: "hook", Problem: err.Error()}
+		var ee *teamsync.EntryError
+		if errors.As(err, &ee) {
+			ve.Field, ve.Problem, ve.Fix = apiField(ee.Key), ee.Message, ee.Fix
+		}
+		return ve
 	}
 	return nil
+}
+
+// apiField names, in the API's words, the field behind a manifest key.
+func apiField(key string) string {
+	switch key {
+	case "timeout":
+		return "timeout_seconds"
+	case "failClosed":
+		return "fail_closed"
+	case "command":
+		return "script_name"
+	case "matcher":
+		return "matcher"
+	}
+	return "hook"
 }
 
 // validateScriptName accepts a name that can be written as is in the

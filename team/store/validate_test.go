@@ -51,6 +51,11 @@ func TestValidateHook(t *testing.T) {
 		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = -1 }},
 		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = math.NaN() }},
 		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = math.Inf(1) }},
+		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = 1e10 }},
+		{"timeout_seconds", func(h *Hook) { h.TimeoutSeconds = 1e-10 }},
+		{"script_name", func(h *Hook) { h.ScriptName, h.OperatingSystems = "aux.ps1", nil }},
+		{"script_name", func(h *Hook) { h.ScriptName, h.OperatingSystems = "CON", []string{"Windows"} }},
+		{"script_name", func(h *Hook) { h.ScriptName, h.OperatingSystems = "Lpt9.bat", []string{"Linux", "Windows"} }},
 	}
 	for _, c := range cases {
 		h := ok

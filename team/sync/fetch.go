@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"connectrpc.com/connect"
 
@@ -157,24 +158,50 @@ func (c *Client) teamState(managed *os.Root, id int64) (*State, error) {
 	return st, nil
 }
 
-// get calls GetTeamHooks once, bounded by the client's timeout.
+// retryDelays are the waits between attempts of a call the server
+// answers with "unavailable" (its database does not answer, it is
+// restarting, or it cannot be reached): a brief outage costs a member a
+// few seconds, not a failed sync, and a long one fails within 4 s.
+var retryDelays = []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second}
+
+// get calls GetTeamHooks, bounded as a whole by the client's timeout,
+// and tries again after each retryDelays while the server is unavailable.
 func (c *Client) get(ctx context.Context, known int64) (*teamv1.GetTeamHooksResponse, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	req := connect.NewRequest(&teamv1.GetTeamHooksRequest{
-		ActiveOnly:      true,
-		OperatingSystem: c.opts.OS,
-		KnownRevision:   known,
-	})
-	req.Header().Set("Authorization", "Bearer "+c.opts.Token)
-	resp, err := c.rpc.GetTeamHooks(ctx, req)
-	if err != nil {
-		return nil, c.explain(err)
+	for attempt := 0; ; attempt++ {
+		req := connect.NewRequest(&teamv1.GetTeamHooksRequest{
+			ActiveOnly:      true,
+			OperatingSystem: c.opts.OS,
+			KnownRevision:   known,
+		})
+		req.Header().Set("Authorization", "Bearer "+c.opts.Token)
+		resp, err := c.rpc.GetTeamHooks(ctx, req)
+		if err == nil {
+			if resp.Msg == nil {
+				return nil, fmt.Errorf("%s answered nothing", c.server)
+			}
+			return resp.Msg, nil
+		}
+		if connect.CodeOf(err) != connect.CodeUnavailable || attempt == len(retryDelays) || !wait(ctx, retryDelays[attempt]) {
+			return nil, c.explain(err)
+		}
 	}
-	if resp.Msg == nil {
-		return nil, fmt.Errorf("%s answered nothing", c.server)
+}
+
+// wait sleeps for d, unless ctx ends first or would end before d passes.
+func wait(ctx context.Context, d time.Duration) bool {
+	if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < d {
+		return false
 	}
-	return resp.Msg, nil
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // explain turns an RPC error into what the user can act on.

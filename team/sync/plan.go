@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"math"
 	"path/filepath"
 	"strings"
 	"time"
@@ -79,7 +78,12 @@ func (e *RefusedError) Error() string {
 // hookLabel names a hook in messages; the script name is quoted, as it
 // is the server's and may hold anything.
 func hookLabel(h *teamv1.TeamHook) string {
-	return fmt.Sprintf("hook %d (%q, %s)", h.GetId(), h.GetScriptName(), printable(h.GetHookStep()))
+	return HookLabel(h.GetId(), h.GetScriptName(), h.GetHookStep())
+}
+
+// HookLabel is how messages name a team hook.
+func HookLabel(id int64, scriptName, step string) string {
+	return fmt.Sprintf("hook %d (%q, %s)", id, scriptName, printable(step))
 }
 
 // build checks the server's answer and turns it into a plan, or refuses it.
@@ -106,9 +110,9 @@ func (c *Client) build(resp *teamv1.GetTeamHooksResponse) (*Plan, error) {
 		}
 		hook, errs := c.checkHook(h, resp.GetTeamId())
 		problems = append(problems, errs...)
-		key := strings.ToLower(h.GetScriptName()) // case-insensitive file systems would merge them
+		key := ScriptNameKey(h.GetScriptName())
 		if other, dup := seen[key]; dup && h.GetScriptName() != "" {
-			problems = append(problems, fmt.Sprintf("%s: script name already used by %s (each hook needs its own file)", hookLabel(h), hookLabel(other)))
+			problems = append(problems, hookLabel(h)+": "+NameTaken(hookLabel(other)))
 		}
 		seen[key] = h
 		if len(errs) == 0 {
@@ -165,8 +169,8 @@ func (c *Client) checkHook(h *teamv1.TeamHook, teamID int64) (Hook, []string) {
 	if n := int64(len(h.GetScriptContent())); n > c.opts.MaxScriptBytes {
 		bad("the script is %d bytes, over the limit of %d bytes per script (raise it with --max-script-bytes if that is intended)", n, c.opts.MaxScriptBytes)
 	}
-	if t := h.GetTimeoutSeconds(); math.IsNaN(t) || t < 0 || t >= maxTimeoutSeconds {
-		bad("timeout_seconds must be 0 (the default) or a positive number of seconds, got %v", t)
+	if err := CheckTimeout(h.GetTimeoutSeconds()); err != nil {
+		bad("%v", err)
 	}
 	if id := h.GetTeamId(); id != 0 && id != teamID {
 		bad("it belongs to team %d, not to team %d the answer is for", id, teamID)
@@ -223,7 +227,7 @@ func (p *Plan) describeProblem(pr config.Problem) string {
 	parts := strings.Split(pr.Pointer, "/")
 	msg := printable(pr.Message)
 	if pr.Fix != "" {
-		msg += " (" + printable(pr.Fix) + ")"
+		msg += " (fix: " + printable(pr.Fix) + ")"
 	}
 	if len(parts) >= 4 && parts[1] == "hooks" {
 		n := 0

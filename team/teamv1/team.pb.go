@@ -981,9 +981,13 @@ func (x *ListHooksRequest) GetTeamId() int64 {
 }
 
 type ListHooksResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Hooks         []*TeamHook            `protobuf:"bytes,1,rep,name=hooks,proto3" json:"hooks,omitempty"`
-	Revision      int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Hooks    []*TeamHook            `protobuf:"bytes,1,rep,name=hooks,proto3" json:"hooks,omitempty"`
+	Revision int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	// problems are the rules the stored hooks break (rows written before a
+	// rule existed, or by hand): members refuse the team's whole set until
+	// each is fixed or removed.
+	Problems      []*HookProblem `protobuf:"bytes,3,rep,name=problems,proto3" json:"problems,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1032,6 +1036,74 @@ func (x *ListHooksResponse) GetRevision() int64 {
 	return 0
 }
 
+func (x *ListHooksResponse) GetProblems() []*HookProblem {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+// HookProblem is one rule a stored hook breaks.
+type HookProblem struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	HookId        int64                  `protobuf:"varint,1,opt,name=hook_id,json=hookId,proto3" json:"hook_id,omitempty"`
+	Field         string                 `protobuf:"bytes,2,opt,name=field,proto3" json:"field,omitempty"`
+	Problem       string                 `protobuf:"bytes,3,opt,name=problem,proto3" json:"problem,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *HookProblem) Reset() {
+	*x = HookProblem{}
+	mi := &file_team_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *HookProblem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*HookProblem) ProtoMessage() {}
+
+func (x *HookProblem) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use HookProblem.ProtoReflect.Descriptor instead.
+func (*HookProblem) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *HookProblem) GetHookId() int64 {
+	if x != nil {
+		return x.HookId
+	}
+	return 0
+}
+
+func (x *HookProblem) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *HookProblem) GetProblem() string {
+	if x != nil {
+		return x.Problem
+	}
+	return ""
+}
+
 // HookChange is one entry of a team's change history.
 type HookChange struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -1050,7 +1122,7 @@ type HookChange struct {
 
 func (x *HookChange) Reset() {
 	*x = HookChange{}
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1062,7 +1134,7 @@ func (x *HookChange) String() string {
 func (*HookChange) ProtoMessage() {}
 
 func (x *HookChange) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1075,7 +1147,7 @@ func (x *HookChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HookChange.ProtoReflect.Descriptor instead.
 func (*HookChange) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{18}
+	return file_team_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *HookChange) GetId() int64 {
@@ -1146,7 +1218,7 @@ type ListHistoryRequest struct {
 
 func (x *ListHistoryRequest) Reset() {
 	*x = ListHistoryRequest{}
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1158,7 +1230,7 @@ func (x *ListHistoryRequest) String() string {
 func (*ListHistoryRequest) ProtoMessage() {}
 
 func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1171,7 +1243,7 @@ func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryRequest.ProtoReflect.Descriptor instead.
 func (*ListHistoryRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{19}
+	return file_team_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListHistoryRequest) GetTeamId() int64 {
@@ -1204,7 +1276,7 @@ type ListHistoryResponse struct {
 
 func (x *ListHistoryResponse) Reset() {
 	*x = ListHistoryResponse{}
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1216,7 +1288,7 @@ func (x *ListHistoryResponse) String() string {
 func (*ListHistoryResponse) ProtoMessage() {}
 
 func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1229,7 +1301,7 @@ func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryResponse.ProtoReflect.Descriptor instead.
 func (*ListHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{20}
+	return file_team_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListHistoryResponse) GetChanges() []*HookChange {
@@ -1254,7 +1326,7 @@ type Token struct {
 
 func (x *Token) Reset() {
 	*x = Token{}
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1266,7 +1338,7 @@ func (x *Token) String() string {
 func (*Token) ProtoMessage() {}
 
 func (x *Token) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1279,7 +1351,7 @@ func (x *Token) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Token.ProtoReflect.Descriptor instead.
 func (*Token) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{21}
+	return file_team_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Token) GetId() int64 {
@@ -1328,7 +1400,7 @@ type CreateTokenRequest struct {
 
 func (x *CreateTokenRequest) Reset() {
 	*x = CreateTokenRequest{}
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1340,7 +1412,7 @@ func (x *CreateTokenRequest) String() string {
 func (*CreateTokenRequest) ProtoMessage() {}
 
 func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1353,7 +1425,7 @@ func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenRequest.ProtoReflect.Descriptor instead.
 func (*CreateTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{22}
+	return file_team_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CreateTokenRequest) GetName() string {
@@ -1388,7 +1460,7 @@ type CreateTokenResponse struct {
 
 func (x *CreateTokenResponse) Reset() {
 	*x = CreateTokenResponse{}
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1400,7 +1472,7 @@ func (x *CreateTokenResponse) String() string {
 func (*CreateTokenResponse) ProtoMessage() {}
 
 func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1413,7 +1485,7 @@ func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenResponse.ProtoReflect.Descriptor instead.
 func (*CreateTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{23}
+	return file_team_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CreateTokenResponse) GetToken() *Token {
@@ -1439,7 +1511,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1451,7 +1523,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1464,7 +1536,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{24}
+	return file_team_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListTokensRequest) GetTeamId() int64 {
@@ -1483,7 +1555,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1495,7 +1567,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1508,7 +1580,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{25}
+	return file_team_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ListTokensResponse) GetTokens() []*Token {
@@ -1527,7 +1599,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1539,7 +1611,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1552,7 +1624,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{26}
+	return file_team_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *RevokeTokenRequest) GetId() int64 {
@@ -1570,7 +1642,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1582,7 +1654,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1595,7 +1667,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{27}
+	return file_team_proto_rawDescGZIP(), []int{28}
 }
 
 var File_team_proto protoreflect.FileDescriptor
@@ -1666,10 +1738,15 @@ const file_team_proto_rawDesc = "" +
 	"\x12DeleteHookResponse\x12\x1a\n" +
 	"\brevision\x18\x01 \x01(\x03R\brevision\"+\n" +
 	"\x10ListHooksRequest\x12\x17\n" +
-	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\"c\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\"\xa0\x01\n" +
 	"\x11ListHooksResponse\x122\n" +
 	"\x05hooks\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12\x1a\n" +
-	"\brevision\x18\x02 \x01(\x03R\brevision\"\xd7\x01\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\x12;\n" +
+	"\bproblems\x18\x03 \x03(\v2\x1f.agenthooks.team.v1.HookProblemR\bproblems\"V\n" +
+	"\vHookProblem\x12\x17\n" +
+	"\ahook_id\x18\x01 \x01(\x03R\x06hookId\x12\x14\n" +
+	"\x05field\x18\x02 \x01(\tR\x05field\x12\x18\n" +
+	"\aproblem\x18\x03 \x01(\tR\aproblem\"\xd7\x01\n" +
 	"\n" +
 	"HookChange\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x17\n" +
@@ -1740,7 +1817,7 @@ func file_team_proto_rawDescGZIP() []byte {
 	return file_team_proto_rawDescData
 }
 
-var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_team_proto_goTypes = []any{
 	(*TeamHook)(nil),              // 0: agenthooks.team.v1.TeamHook
 	(*GetTeamHooksRequest)(nil),   // 1: agenthooks.team.v1.GetTeamHooksRequest
@@ -1760,16 +1837,17 @@ var file_team_proto_goTypes = []any{
 	(*DeleteHookResponse)(nil),    // 15: agenthooks.team.v1.DeleteHookResponse
 	(*ListHooksRequest)(nil),      // 16: agenthooks.team.v1.ListHooksRequest
 	(*ListHooksResponse)(nil),     // 17: agenthooks.team.v1.ListHooksResponse
-	(*HookChange)(nil),            // 18: agenthooks.team.v1.HookChange
-	(*ListHistoryRequest)(nil),    // 19: agenthooks.team.v1.ListHistoryRequest
-	(*ListHistoryResponse)(nil),   // 20: agenthooks.team.v1.ListHistoryResponse
-	(*Token)(nil),                 // 21: agenthooks.team.v1.Token
-	(*CreateTokenRequest)(nil),    // 22: agenthooks.team.v1.CreateTokenRequest
-	(*CreateTokenResponse)(nil),   // 23: agenthooks.team.v1.CreateTokenResponse
-	(*ListTokensRequest)(nil),     // 24: agenthooks.team.v1.ListTokensRequest
-	(*ListTokensResponse)(nil),    // 25: agenthooks.team.v1.ListTokensResponse
-	(*RevokeTokenRequest)(nil),    // 26: agenthooks.team.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),   // 27: agenthooks.team.v1.RevokeTokenResponse
+	(*HookProblem)(nil),           // 18: agenthooks.team.v1.HookProblem
+	(*HookChange)(nil),            // 19: agenthooks.team.v1.HookChange
+	(*ListHistoryRequest)(nil),    // 20: agenthooks.team.v1.ListHistoryRequest
+	(*ListHistoryResponse)(nil),   // 21: agenthooks.team.v1.ListHistoryResponse
+	(*Token)(nil),                 // 22: agenthooks.team.v1.Token
+	(*CreateTokenRequest)(nil),    // 23: agenthooks.team.v1.CreateTokenRequest
+	(*CreateTokenResponse)(nil),   // 24: agenthooks.team.v1.CreateTokenResponse
+	(*ListTokensRequest)(nil),     // 25: agenthooks.team.v1.ListTokensRequest
+	(*ListTokensResponse)(nil),    // 26: agenthooks.team.v1.ListTokensResponse
+	(*RevokeTokenRequest)(nil),    // 27: agenthooks.team.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),   // 28: agenthooks.team.v1.RevokeTokenResponse
 }
 var file_team_proto_depIdxs = []int32{
 	0,  // 0: agenthooks.team.v1.GetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
@@ -1781,38 +1859,39 @@ var file_team_proto_depIdxs = []int32{
 	0,  // 6: agenthooks.team.v1.UpdateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
 	0,  // 7: agenthooks.team.v1.SetHookActiveResponse.hook:type_name -> agenthooks.team.v1.TeamHook
 	0,  // 8: agenthooks.team.v1.ListHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
-	18, // 9: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
-	21, // 10: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
-	21, // 11: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
-	1,  // 12: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
-	4,  // 13: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
-	6,  // 14: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
-	8,  // 15: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
-	10, // 16: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
-	12, // 17: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
-	14, // 18: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
-	16, // 19: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
-	19, // 20: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
-	22, // 21: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
-	24, // 22: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
-	26, // 23: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
-	2,  // 24: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
-	5,  // 25: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
-	7,  // 26: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
-	9,  // 27: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
-	11, // 28: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
-	13, // 29: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
-	15, // 30: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
-	17, // 31: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
-	20, // 32: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
-	23, // 33: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
-	25, // 34: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
-	27, // 35: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
-	24, // [24:36] is the sub-list for method output_type
-	12, // [12:24] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	18, // 9: agenthooks.team.v1.ListHooksResponse.problems:type_name -> agenthooks.team.v1.HookProblem
+	19, // 10: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
+	22, // 11: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
+	22, // 12: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
+	1,  // 13: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
+	4,  // 14: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
+	6,  // 15: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
+	8,  // 16: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
+	10, // 17: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
+	12, // 18: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
+	14, // 19: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
+	16, // 20: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
+	20, // 21: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
+	23, // 22: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
+	25, // 23: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
+	27, // 24: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
+	2,  // 25: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
+	5,  // 26: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
+	7,  // 27: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
+	9,  // 28: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
+	11, // 29: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
+	13, // 30: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
+	15, // 31: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
+	17, // 32: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
+	21, // 33: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
+	24, // 34: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
+	26, // 35: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
+	28, // 36: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
+	25, // [25:37] is the sub-list for method output_type
+	13, // [13:25] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_team_proto_init() }
@@ -1826,7 +1905,7 @@ func file_team_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_team_proto_rawDesc), len(file_team_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   28,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -178,7 +178,7 @@ async function refresh() {
     call("ListHistory", { teamId: state.teamId, limit: 100 }),
   ]);
   $("revision").textContent = "revision " + (hooks.revision || "0");
-  renderHooks(hooks.hooks || []);
+  renderHooks(hooks.hooks || [], hooks.problems || []);
   renderHistory(history.changes || []);
 }
 
@@ -204,15 +204,31 @@ function button(text, className, onClick) {
   return b;
 }
 
-function renderHooks(hooks) {
+// renderProblems lists the rules stored hooks break, which make every
+// member refuse the team's set.
+function renderProblems(problems) {
+  const list = $("problems").querySelector("ul");
+  list.replaceChildren();
+  for (const p of problems) {
+    const h = state.hooks.get(p.hookId);
+    const li = document.createElement("li");
+    li.dataset.hook = p.hookId;
+    li.textContent = (h ? h.scriptName : "hook " + p.hookId) + ": " + p.field + ": " + p.problem;
+    list.append(li);
+  }
+  $("problems").hidden = problems.length === 0;
+}
+
+function renderHooks(hooks, problems = []) {
   state.hooks = new Map(hooks.map((h) => [h.id, h]));
+  const broken = new Set(problems.map((p) => p.hookId));
   const body = $("hooks").tBodies[0];
   body.replaceChildren();
   for (const h of hooks) {
     const row = document.createElement("tr");
     row.dataset.id = h.id;
     row.dataset.script = h.scriptName;
-    row.className = h.isActive ? "active" : "inactive";
+    row.className = (h.isActive ? "active" : "inactive") + (broken.has(h.id) ? " broken" : "");
     cell(row, h.scriptName, "mono nowrap");
     cell(row, h.hookStep, "mono nowrap");
     cell(row, (h.operatingSystems || []).join(", ") || "all");
@@ -230,6 +246,7 @@ function renderHooks(hooks) {
     body.append(row);
   }
   $("no-hooks").hidden = hooks.length > 0;
+  renderProblems(problems);
 }
 
 function renderHistory(changes) {
