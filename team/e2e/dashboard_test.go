@@ -185,7 +185,7 @@ func TestDashboardInChromium(t *testing.T) {
 	b.do(t, "deactivate the hook", chromedp.Click(chromedp.CSS(row+" button.toggle")))
 	b.waitFor(t, "the hook inactive", fmt.Sprintf(`document.querySelector(%q)?.classList.contains("inactive") && document.querySelector('#history tbody tr[data-action="deactivate"]') !== null`, row))
 	b.waitFor(t, "the broken row pointed out", fmt.Sprintf(`!document.getElementById("problems").hidden && document.querySelector(%q).classList.contains("broken")`, row))
-	if got := eval[string](t, b, `document.querySelector("#problems li").textContent`); !strings.HasPrefix(got, "deny-push.sh: timeout_seconds: ") || !strings.Contains(got, "1e+10") {
+	if got := eval[string](t, b, `document.querySelector("#problems li").textContent`); got != "deny-push.sh: timeout_seconds: must be 0 (the default) or a positive number of seconds below 9223372036, got 1e+10" {
 		t.Errorf("the problem shown: %q", got)
 	}
 	if got := rowCells(t, b, "#history tbody tr"); len(got) != 3 || got[0][2] != "deactivate" || got[1][2] != "update" || got[2][2] != "create" {

@@ -170,7 +170,7 @@ func (c *Client) checkHook(h *teamv1.TeamHook, teamID int64) (Hook, []string) {
 		bad("the script is %d bytes, over the limit of %d bytes per script (raise it with --max-script-bytes if that is intended)", n, c.opts.MaxScriptBytes)
 	}
 	if err := CheckTimeout(h.GetTimeoutSeconds()); err != nil {
-		bad("%v", err)
+		bad("timeout_seconds: %v", err)
 	}
 	if id := h.GetTeamId(); id != 0 && id != teamID {
 		bad("it belongs to team %d, not to team %d the answer is for", id, teamID)

@@ -16,10 +16,11 @@ import (
 // members would refuse: a refused hook keeps every member on the last
 // good set until an administrator removes it.
 
-// CheckTimeout reports why seconds cannot be a team hook's timeout.
+// CheckTimeout reports why seconds cannot be a team hook's
+// timeout_seconds.
 func CheckTimeout(seconds float64) error {
 	if math.IsNaN(seconds) || seconds < 0 || seconds >= maxTimeoutSeconds {
-		return fmt.Errorf("timeout_seconds must be 0 (the default) or a positive number of seconds, got %v", seconds)
+		return fmt.Errorf("must be 0 (the default) or a positive number of seconds below %d, got %v", maxTimeoutSeconds, seconds)
 	}
 	return nil
 }
