@@ -25,10 +25,16 @@ func scanHook(row interface{ Scan(...any) error }) (Hook, error) {
 func (s *sqlStore) Hooks(ctx context.Context, teamID, knownRevision int64) (Snapshot, error) {
 	if knownRevision != 0 {
 		// The cheap check first: a client polling an unchanged team
-		// needs no transaction and no hooks.
-		t, err := s.team(ctx, s.db, teamID)
-		if err != nil {
-			return Snapshot{}, err
+		// needs no transaction and no hooks, and mostly no database.
+		s.watch.check(ctx)
+		t, ok := s.memo.team(teamID)
+		if !ok {
+			gen := s.memo.begin()
+			var err error
+			if t, err = s.team(ctx, s.db, teamID); err != nil {
+				return Snapshot{}, err
+			}
+			s.memo.keepTeam(gen, t)
 		}
 		if knownRevision == t.Revision {
 			return Snapshot{Team: t, Unchanged: true}, nil

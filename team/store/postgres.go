@@ -34,7 +34,9 @@ func OpenPostgres(ctx context.Context, dsn string, o Options) (Store, error) {
 	// a failover or a load balancer's change is eventually seen.
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	db.SetConnMaxLifetime(time.Hour)
-	s, err := open(ctx, db, postgresDialect, desc, o, nil)
+	s, err := open(ctx, db, postgresDialect, desc, o, nil, func(s *sqlStore) watcher {
+		return newPGWatch(dsn, s.memo)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -55,11 +55,17 @@ type sqlStore struct {
 	// here honour their contexts instead of spinning in the busy
 	// handler.
 	writer chan struct{}
+	// memo answers members' polls from memory; watch keeps it true to
+	// other processes' changes.
+	memo  *memo
+	watch watcher
 }
 
-// open finishes opening a store: it checks the connection and migrates.
-func open(ctx context.Context, db *sql.DB, d dialect, desc string, o Options, writer chan struct{}) (*sqlStore, error) {
-	s := &sqlStore{db: db, d: d, opts: o, desc: desc, writer: writer}
+// open finishes opening a store: it checks the connection, migrates and
+// starts the memo's watcher.
+func open(ctx context.Context, db *sql.DB, d dialect, desc string, o Options, writer chan struct{}, watch func(*sqlStore) watcher) (*sqlStore, error) {
+	// Until the watcher starts, after the migrations, the memo is off.
+	s := &sqlStore{db: db, d: d, opts: o, desc: desc, writer: writer, memo: newMemo(false), watch: noWatch{}}
 	if err := db.PingContext(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("open %s: %w", desc, err)
@@ -68,6 +74,8 @@ func open(ctx context.Context, db *sql.DB, d dialect, desc string, o Options, wr
 		_ = db.Close()
 		return nil, fmt.Errorf("open %s: %w", desc, err)
 	}
+	s.memo.turn(true)
+	s.watch = watch(s)
 	return s, nil
 }
 
@@ -85,6 +93,7 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 }
 
 func (s *sqlStore) Close() error {
+	s.watch.stop()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", s.desc, err)
 	}
@@ -114,7 +123,13 @@ func (s *sqlStore) write(ctx context.Context, fn func(*sql.Tx) error) (err error
 	if err := fn(tx); err != nil {
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := s.watch.notify(ctx, tx); err != nil {
+		return fmt.Errorf("%s: notify: %w", s.desc, err)
+	}
+	err = tx.Commit()
+	// Even a failed commit may have committed (the answer was lost).
+	s.memo.forget()
+	if err != nil {
 		return fmt.Errorf("%s: commit: %w", s.desc, err)
 	}
 	return nil

@@ -26,7 +26,9 @@ func OpenSQLite(ctx context.Context, path string, o Options) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := open(ctx, db, sqliteDialect, abs, o, make(chan struct{}, 1))
+	s, err := open(ctx, db, sqliteDialect, abs, o, make(chan struct{}, 1), func(s *sqlStore) watcher {
+		return newSQLiteWatch(ctx, db, s.memo)
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -76,10 +76,17 @@ func (s *sqlStore) Authenticate(ctx context.Context, secret string) (Token, erro
 	if !strings.HasPrefix(secret, SecretPrefix) {
 		return Token{}, fmt.Errorf("token: %w", ErrNotFound)
 	}
-	t, err := scanToken(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+tokenCols+` FROM tokens WHERE hash = ? AND revoked_at IS NULL`), hashSecret(secret)))
+	hash := hashSecret(secret)
+	s.watch.check(ctx)
+	if t, ok := s.memo.token(hash); ok {
+		return t, nil
+	}
+	gen := s.memo.begin()
+	t, err := scanToken(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+tokenCols+` FROM tokens WHERE hash = ? AND revoked_at IS NULL`), hash))
 	if err != nil {
 		return Token{}, notFound(err, "token", "")
 	}
+	s.memo.keepToken(gen, hash, t)
 	return t, nil
 }
 
