@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -30,6 +31,8 @@ func toConnect(log *slog.Logger, procedure string, err error) error {
 		return connect.NewError(connect.CodeNotFound, err)
 	case errors.Is(err, store.ErrConflict):
 		return connect.NewError(connect.CodeAlreadyExists, err)
+	case errors.Is(err, store.ErrAuditOff):
+		return connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf("%w: an administrator turns it on (SetTeamAudit, or the dashboard); until then nothing is sent", err))
 	case errors.Is(err, context.Canceled):
 		return connect.NewError(connect.CodeCanceled, err)
 	case errors.Is(err, context.DeadlineExceeded):

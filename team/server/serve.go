@@ -33,6 +33,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	fctx, stopFleet := context.WithCancel(context.WithoutCancel(ctx))
+	fleetDone := make(chan struct{})
+	go func() {
+		defer close(fleetDone)
+		s.fleet.run(fctx)
+	}()
+	// The fleet's last reports are written after the last request.
+	defer func() { stopFleet(); <-fleetDone }()
 	errc := make(chan error, 1)
 	go func() {
 		if s.tls != nil {

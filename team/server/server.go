@@ -55,6 +55,7 @@ type Server struct {
 	log     *slog.Logger
 	tls     *tls.Config // nil: plain text
 	metrics *metrics
+	fleet   *fleet
 	handler http.Handler
 }
 
@@ -78,6 +79,7 @@ func New(c Config) (*Server, error) {
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
+	s.fleet = newFleet(c.Store, s.log)
 	switch {
 	case c.TLSCertFile != "" && c.TLSKeyFile != "":
 		pair, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"connectrpc.com/connect"
 
@@ -38,7 +39,11 @@ func (h *teamHooks) GetTeamHooks(ctx context.Context, req *connect.Request[teamv
 		TeamName:  snap.Team.Name,
 		Revision:  snap.Team.Revision,
 		Unchanged: snap.Unchanged,
+		Audit:     snap.Team.Audit,
 		Hooks:     []*teamv1.TeamHook{},
+	}
+	if m, ok := machineReport(req.Msg.GetMachine(), tok, time.Now()); ok {
+		h.s.fleet.note(m)
 	}
 	for _, hk := range snap.Hooks {
 		if req.Msg.GetActiveOnly() && !hk.Active {

@@ -65,6 +65,45 @@ var migrations = []string{
 		revoked_at BIGINT                       -- NULL while the token is live
 	);
 	CREATE INDEX tokens_team ON tokens(team_id);`,
+
+	// 2: the fleet (machines as their syncs report them) and the team's
+	// audit of its members' decisions, opt-in per team.
+	`ALTER TABLE teams ADD COLUMN audit BOOLEAN NOT NULL DEFAULT FALSE;
+	ALTER TABLE teams ADD COLUMN audit_retention_days BIGINT NOT NULL DEFAULT 0;
+
+	CREATE TABLE machines (
+		team_id            BIGINT NOT NULL REFERENCES teams(id),
+		machine_id         TEXT NOT NULL,
+		hostname           TEXT NOT NULL,
+		os                 TEXT NOT NULL,
+		version            TEXT NOT NULL,
+		installed_revision BIGINT NOT NULL,
+		agents             TEXT NOT NULL, -- comma-separated
+		token_name         TEXT NOT NULL,
+		last_sync          BIGINT NOT NULL,
+		PRIMARY KEY (team_id, machine_id)
+	);
+
+	CREATE TABLE decisions (
+		id              {{id}},
+		team_id         BIGINT NOT NULL REFERENCES teams(id),
+		machine_id      TEXT NOT NULL,
+		hostname        TEXT NOT NULL,
+		record_id       TEXT NOT NULL,
+		at              BIGINT NOT NULL,
+		step            TEXT NOT NULL,
+		outcome         TEXT NOT NULL,
+		decision        TEXT NOT NULL,
+		script_name     TEXT NOT NULL,
+		agent           TEXT NOT NULL,
+		conversation_id TEXT NOT NULL,
+		what            TEXT NOT NULL,
+		message         TEXT NOT NULL,
+		received_at     BIGINT NOT NULL
+	);
+	-- A machine's retried upload stores each decision once.
+	CREATE UNIQUE INDEX decisions_once ON decisions(team_id, machine_id, record_id);
+	CREATE INDEX decisions_team_at ON decisions(team_id, at);`,
 }
 
 // migrate brings the schema to len(migrations) in one transaction that

@@ -101,8 +101,19 @@ func (s *sqlStore) Close() error {
 }
 
 // write runs fn in one write transaction and commits it, or rolls it
-// back when fn fails.
-func (s *sqlStore) write(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+// back when fn fails. The memo is emptied, here and (by notification)
+// on every replica.
+func (s *sqlStore) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	return s.writeTx(ctx, true, fn)
+}
+
+// writeData runs fn as write does, for data the memo does not hold (the
+// fleet, the decisions): the memo stays.
+func (s *sqlStore) writeData(ctx context.Context, fn func(*sql.Tx) error) error {
+	return s.writeTx(ctx, false, fn)
+}
+
+func (s *sqlStore) writeTx(ctx context.Context, changes bool, fn func(*sql.Tx) error) (err error) {
 	if s.writer != nil {
 		select {
 		case s.writer <- struct{}{}:
@@ -123,12 +134,16 @@ func (s *sqlStore) write(ctx context.Context, fn func(*sql.Tx) error) (err error
 	if err := fn(tx); err != nil {
 		return err
 	}
-	if err := s.watch.notify(ctx, tx); err != nil {
-		return fmt.Errorf("%s: notify: %w", s.desc, err)
+	if changes {
+		if err := s.watch.notify(ctx, tx); err != nil {
+			return fmt.Errorf("%s: notify: %w", s.desc, err)
+		}
 	}
 	err = tx.Commit()
-	// Even a failed commit may have committed (the answer was lost).
-	s.memo.forget()
+	if changes {
+		// Even a failed commit may have committed (the answer was lost).
+		s.memo.forget()
+	}
 	if err != nil {
 		return fmt.Errorf("%s: commit: %w", s.desc, err)
 	}

@@ -64,6 +64,22 @@ type Store interface {
 	// name keeps identifying the changes it made.
 	RevokeToken(ctx context.Context, id int64) error
 
+	// SetTeamAudit turns a team's audit on or off and sets how many
+	// days its decisions are kept (0: the default).
+	SetTeamAudit(ctx context.Context, teamID int64, on bool, retentionDays int) (Team, error)
+	// RecordMachines stores what machines' syncs reported: each row is
+	// replaced unless the stored one is newer.
+	RecordMachines(ctx context.Context, reports []MachineReport) error
+	// Machines returns a team's machines, the latest sync first.
+	Machines(ctx context.Context, teamID int64) ([]MachineReport, error)
+	// AddDecisions stores a machine's decisions for a team whose audit
+	// is on (ErrAuditOff otherwise), each (machine, id) once, and prunes
+	// the team's decisions past their retention. It returns how many
+	// were new.
+	AddDecisions(ctx context.Context, teamID int64, ds []Decision) (int, error)
+	// Decisions returns a team's decisions, newest first.
+	Decisions(ctx context.Context, f DecisionFilter) ([]Decision, error)
+
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.
@@ -77,6 +93,11 @@ type Team struct {
 	// Revision goes up by one with every change to the team's hooks.
 	Revision    int64
 	CreatedAtMs int64
+	// Audit is set when members upload their decisions.
+	Audit bool
+	// AuditRetentionDays is how long decisions are kept; 0 means
+	// DefaultAuditRetentionDays.
+	AuditRetentionDays int
 }
 
 // Hook is one hook a team distributes.
@@ -166,11 +187,62 @@ type Token struct {
 	CreatedAtMs int64
 }
 
+// DefaultAuditRetentionDays is how long a team's decisions are kept
+// unless it says otherwise; MaxAuditRetentionDays bounds what it may say.
+const (
+	DefaultAuditRetentionDays = 90
+	MaxAuditRetentionDays     = 3660
+)
+
+// MachineReport is a member machine as its last sync described it.
+type MachineReport struct {
+	TeamID            int64
+	MachineID         string
+	Hostname          string
+	OS                string
+	Version           string
+	InstalledRevision int64
+	Agents            []string
+	TokenName         string
+	LastSyncMs        int64
+}
+
+// Decision is one decision of a team hook on a member machine.
+type Decision struct {
+	ID             int64
+	TeamID         int64
+	MachineID      string
+	Hostname       string
+	RecordID       string
+	AtMs           int64
+	Step           string
+	Outcome        string
+	Decision       string
+	ScriptName     string
+	Agent          string
+	ConversationID string
+	What           string
+	Message        string
+	ReceivedAtMs   int64
+}
+
+// DecisionFilter selects decisions; empty fields match everything.
+type DecisionFilter struct {
+	TeamID                       int64
+	ScriptName, MachineID, Agent string
+	Step                         string
+	SinceMs, UntilMs             int64
+	Limit                        int // 0: DefaultHistoryLimit; capped at MaxHistoryLimit
+}
+
 // Errors a caller can act on. Match them with errors.Is; the returned
 // errors wrap them with the object concerned.
 var (
 	ErrNotFound = errors.New("not found")
 	ErrConflict = errors.New("already exists")
+	// ErrAuditOff refuses decisions for a team that did not turn its
+	// audit on.
+	ErrAuditOff = errors.New("the team's audit is off")
 )
 
 // ValidationError is input the store refuses: which field, what is

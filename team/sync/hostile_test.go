@@ -44,7 +44,10 @@ func newSwitchServer(t *testing.T) *switchServer {
 func (s *switchServer) use(h http.Handler) { s.h.Store(&h) }
 
 // fixed answers GetTeamHooks with one response, whatever was asked.
-type fixed struct{ resp *teamv1.GetTeamHooksResponse }
+type fixed struct {
+	teamv1connect.UnimplementedTeamHooksServiceHandler
+	resp *teamv1.GetTeamHooksResponse
+}
 
 func (f fixed) GetTeamHooks(context.Context, *connect.Request[teamv1.GetTeamHooksRequest]) (*connect.Response[teamv1.GetTeamHooksResponse], error) {
 	return connect.NewResponse(proto.Clone(f.resp).(*teamv1.GetTeamHooksResponse)), nil
@@ -52,7 +55,7 @@ func (f fixed) GetTeamHooks(context.Context, *connect.Request[teamv1.GetTeamHook
 
 func fixedHandler(resp *teamv1.GetTeamHooksResponse) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(teamv1connect.NewTeamHooksServiceHandler(fixed{resp}))
+	mux.Handle(teamv1connect.NewTeamHooksServiceHandler(fixed{resp: resp}))
 	return mux
 }
 

@@ -173,6 +173,9 @@ type GetTeamHooksRequest struct {
 	// known_revision: when it equals the team's revision the answer is
 	// unchanged = true with no hooks, so polling clients fetch cheaply.
 	KnownRevision int64 `protobuf:"varint,3,opt,name=known_revision,json=knownRevision,proto3" json:"known_revision,omitempty"`
+	// machine describes the calling machine for the team's fleet view;
+	// agenthooks sync sends it, other clients may leave it out.
+	Machine       *Machine `protobuf:"bytes,4,opt,name=machine,proto3" json:"machine,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -228,21 +231,121 @@ func (x *GetTeamHooksRequest) GetKnownRevision() int64 {
 	return 0
 }
 
+func (x *GetTeamHooksRequest) GetMachine() *Machine {
+	if x != nil {
+		return x.Machine
+	}
+	return nil
+}
+
+// Machine is what a member's sync reports about its machine.
+type Machine struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is a random id the machine keeps (a host name can repeat, or change).
+	Id       string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Hostname string `protobuf:"bytes,2,opt,name=hostname,proto3" json:"hostname,omitempty"`
+	// os is "Windows", "Macintosh" or "Linux".
+	Os string `protobuf:"bytes,3,opt,name=os,proto3" json:"os,omitempty"`
+	// version is agenthooks' version on the machine.
+	Version string `protobuf:"bytes,4,opt,name=version,proto3" json:"version,omitempty"`
+	// installed_revision is the team's revision installed there; 0 for none.
+	InstalledRevision int64 `protobuf:"varint,5,opt,name=installed_revision,json=installedRevision,proto3" json:"installed_revision,omitempty"`
+	// agents lists the agents agenthooks install wired there ("claude", …).
+	Agents        []string `protobuf:"bytes,6,rep,name=agents,proto3" json:"agents,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Machine) Reset() {
+	*x = Machine{}
+	mi := &file_team_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Machine) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Machine) ProtoMessage() {}
+
+func (x *Machine) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Machine.ProtoReflect.Descriptor instead.
+func (*Machine) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Machine) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Machine) GetHostname() string {
+	if x != nil {
+		return x.Hostname
+	}
+	return ""
+}
+
+func (x *Machine) GetOs() string {
+	if x != nil {
+		return x.Os
+	}
+	return ""
+}
+
+func (x *Machine) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *Machine) GetInstalledRevision() int64 {
+	if x != nil {
+		return x.InstalledRevision
+	}
+	return 0
+}
+
+func (x *Machine) GetAgents() []string {
+	if x != nil {
+		return x.Agents
+	}
+	return nil
+}
+
 type GetTeamHooksResponse struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Hooks  []*TeamHook            `protobuf:"bytes,1,rep,name=hooks,proto3" json:"hooks,omitempty"`
 	TeamId int64                  `protobuf:"varint,2,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
 	// revision goes up with every change to the team's hooks.
-	Revision      int64  `protobuf:"varint,3,opt,name=revision,proto3" json:"revision,omitempty"`
-	Unchanged     bool   `protobuf:"varint,4,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
-	TeamName      string `protobuf:"bytes,5,opt,name=team_name,json=teamName,proto3" json:"team_name,omitempty"`
+	Revision  int64  `protobuf:"varint,3,opt,name=revision,proto3" json:"revision,omitempty"`
+	Unchanged bool   `protobuf:"varint,4,opt,name=unchanged,proto3" json:"unchanged,omitempty"`
+	TeamName  string `protobuf:"bytes,5,opt,name=team_name,json=teamName,proto3" json:"team_name,omitempty"`
+	// audit is set when the team collects its members' decisions
+	// (UploadDecisions); otherwise nothing is sent.
+	Audit         bool `protobuf:"varint,6,opt,name=audit,proto3" json:"audit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetTeamHooksResponse) Reset() {
 	*x = GetTeamHooksResponse{}
-	mi := &file_team_proto_msgTypes[2]
+	mi := &file_team_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -254,7 +357,7 @@ func (x *GetTeamHooksResponse) String() string {
 func (*GetTeamHooksResponse) ProtoMessage() {}
 
 func (x *GetTeamHooksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[2]
+	mi := &file_team_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -267,7 +370,7 @@ func (x *GetTeamHooksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTeamHooksResponse.ProtoReflect.Descriptor instead.
 func (*GetTeamHooksResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{2}
+	return file_team_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *GetTeamHooksResponse) GetHooks() []*TeamHook {
@@ -305,19 +408,270 @@ func (x *GetTeamHooksResponse) GetTeamName() string {
 	return ""
 }
 
+func (x *GetTeamHooksResponse) GetAudit() bool {
+	if x != nil {
+		return x.Audit
+	}
+	return false
+}
+
+// Decision is one decision of a team hook on a member machine: a deny,
+// an ask, or a failure of a failClosed hook. Its text is redacted on the
+// machine, by the rules of its local log, before it is sent.
+type Decision struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the machine's record id; (machine, id) is sent at most once.
+	Id       string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	AtUnixMs int64  `protobuf:"varint,2,opt,name=at_unix_ms,json=atUnixMs,proto3" json:"at_unix_ms,omitempty"`
+	Step     string `protobuf:"bytes,3,opt,name=step,proto3" json:"step,omitempty"`
+	// outcome is "deny", "ask", "block" or "fail-closed".
+	Outcome string `protobuf:"bytes,4,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// decision is the merged decision of the whole step.
+	Decision   string `protobuf:"bytes,5,opt,name=decision,proto3" json:"decision,omitempty"`
+	ScriptName string `protobuf:"bytes,6,opt,name=script_name,json=scriptName,proto3" json:"script_name,omitempty"`
+	// agent names the agent the step came from ("cursor", "claude", …), if known.
+	Agent          string `protobuf:"bytes,7,opt,name=agent,proto3" json:"agent,omitempty"`
+	ConversationId string `protobuf:"bytes,8,opt,name=conversation_id,json=conversationId,proto3" json:"conversation_id,omitempty"`
+	// what is the gated action as the payload gave it: the command, the
+	// file, the tool and its input (redacted, at most 4 KiB).
+	What string `protobuf:"bytes,9,opt,name=what,proto3" json:"what,omitempty"`
+	// message is what the hook told the user or the agent (redacted, at most 4 KiB).
+	Message string `protobuf:"bytes,10,opt,name=message,proto3" json:"message,omitempty"`
+	// machine_id is set by the server from the upload.
+	MachineId     string `protobuf:"bytes,11,opt,name=machine_id,json=machineId,proto3" json:"machine_id,omitempty"`
+	Hostname      string `protobuf:"bytes,12,opt,name=hostname,proto3" json:"hostname,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Decision) Reset() {
+	*x = Decision{}
+	mi := &file_team_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Decision) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Decision) ProtoMessage() {}
+
+func (x *Decision) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Decision.ProtoReflect.Descriptor instead.
+func (*Decision) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *Decision) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Decision) GetAtUnixMs() int64 {
+	if x != nil {
+		return x.AtUnixMs
+	}
+	return 0
+}
+
+func (x *Decision) GetStep() string {
+	if x != nil {
+		return x.Step
+	}
+	return ""
+}
+
+func (x *Decision) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *Decision) GetDecision() string {
+	if x != nil {
+		return x.Decision
+	}
+	return ""
+}
+
+func (x *Decision) GetScriptName() string {
+	if x != nil {
+		return x.ScriptName
+	}
+	return ""
+}
+
+func (x *Decision) GetAgent() string {
+	if x != nil {
+		return x.Agent
+	}
+	return ""
+}
+
+func (x *Decision) GetConversationId() string {
+	if x != nil {
+		return x.ConversationId
+	}
+	return ""
+}
+
+func (x *Decision) GetWhat() string {
+	if x != nil {
+		return x.What
+	}
+	return ""
+}
+
+func (x *Decision) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *Decision) GetMachineId() string {
+	if x != nil {
+		return x.MachineId
+	}
+	return ""
+}
+
+func (x *Decision) GetHostname() string {
+	if x != nil {
+		return x.Hostname
+	}
+	return ""
+}
+
+type UploadDecisionsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Machine       *Machine               `protobuf:"bytes,1,opt,name=machine,proto3" json:"machine,omitempty"`
+	Decisions     []*Decision            `protobuf:"bytes,2,rep,name=decisions,proto3" json:"decisions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadDecisionsRequest) Reset() {
+	*x = UploadDecisionsRequest{}
+	mi := &file_team_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadDecisionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadDecisionsRequest) ProtoMessage() {}
+
+func (x *UploadDecisionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadDecisionsRequest.ProtoReflect.Descriptor instead.
+func (*UploadDecisionsRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *UploadDecisionsRequest) GetMachine() *Machine {
+	if x != nil {
+		return x.Machine
+	}
+	return nil
+}
+
+func (x *UploadDecisionsRequest) GetDecisions() []*Decision {
+	if x != nil {
+		return x.Decisions
+	}
+	return nil
+}
+
+type UploadDecisionsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// accepted counts the decisions stored now (not those already stored).
+	Accepted      int32 `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadDecisionsResponse) Reset() {
+	*x = UploadDecisionsResponse{}
+	mi := &file_team_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadDecisionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadDecisionsResponse) ProtoMessage() {}
+
+func (x *UploadDecisionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadDecisionsResponse.ProtoReflect.Descriptor instead.
+func (*UploadDecisionsResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *UploadDecisionsResponse) GetAccepted() int32 {
+	if x != nil {
+		return x.Accepted
+	}
+	return 0
+}
+
 type Team struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	Id              int64                  `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
 	Name            string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	Revision        int64                  `protobuf:"varint,3,opt,name=revision,proto3" json:"revision,omitempty"`
 	CreatedAtUnixMs int64                  `protobuf:"varint,4,opt,name=created_at_unix_ms,json=createdAtUnixMs,proto3" json:"created_at_unix_ms,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// audit: members upload their decisions (UploadDecisions).
+	Audit bool `protobuf:"varint,5,opt,name=audit,proto3" json:"audit,omitempty"`
+	// audit_retention_days: decisions older than this are deleted; 0 is the default (90).
+	AuditRetentionDays int32 `protobuf:"varint,6,opt,name=audit_retention_days,json=auditRetentionDays,proto3" json:"audit_retention_days,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Team) Reset() {
 	*x = Team{}
-	mi := &file_team_proto_msgTypes[3]
+	mi := &file_team_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -329,7 +683,7 @@ func (x *Team) String() string {
 func (*Team) ProtoMessage() {}
 
 func (x *Team) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[3]
+	mi := &file_team_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -342,7 +696,7 @@ func (x *Team) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Team.ProtoReflect.Descriptor instead.
 func (*Team) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{3}
+	return file_team_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Team) GetId() int64 {
@@ -373,6 +727,445 @@ func (x *Team) GetCreatedAtUnixMs() int64 {
 	return 0
 }
 
+func (x *Team) GetAudit() bool {
+	if x != nil {
+		return x.Audit
+	}
+	return false
+}
+
+func (x *Team) GetAuditRetentionDays() int32 {
+	if x != nil {
+		return x.AuditRetentionDays
+	}
+	return 0
+}
+
+type SetTeamAuditRequest struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	TeamId             int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	Audit              bool                   `protobuf:"varint,2,opt,name=audit,proto3" json:"audit,omitempty"`
+	AuditRetentionDays int32                  `protobuf:"varint,3,opt,name=audit_retention_days,json=auditRetentionDays,proto3" json:"audit_retention_days,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *SetTeamAuditRequest) Reset() {
+	*x = SetTeamAuditRequest{}
+	mi := &file_team_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamAuditRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamAuditRequest) ProtoMessage() {}
+
+func (x *SetTeamAuditRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamAuditRequest.ProtoReflect.Descriptor instead.
+func (*SetTeamAuditRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *SetTeamAuditRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *SetTeamAuditRequest) GetAudit() bool {
+	if x != nil {
+		return x.Audit
+	}
+	return false
+}
+
+func (x *SetTeamAuditRequest) GetAuditRetentionDays() int32 {
+	if x != nil {
+		return x.AuditRetentionDays
+	}
+	return 0
+}
+
+type SetTeamAuditResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Team          *Team                  `protobuf:"bytes,1,opt,name=team,proto3" json:"team,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTeamAuditResponse) Reset() {
+	*x = SetTeamAuditResponse{}
+	mi := &file_team_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamAuditResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamAuditResponse) ProtoMessage() {}
+
+func (x *SetTeamAuditResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamAuditResponse.ProtoReflect.Descriptor instead.
+func (*SetTeamAuditResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *SetTeamAuditResponse) GetTeam() *Team {
+	if x != nil {
+		return x.Team
+	}
+	return nil
+}
+
+// MachineStatus is a machine of the fleet as the server last heard of it.
+type MachineStatus struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Machine        *Machine               `protobuf:"bytes,1,opt,name=machine,proto3" json:"machine,omitempty"`
+	TeamId         int64                  `protobuf:"varint,2,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	LastSyncUnixMs int64                  `protobuf:"varint,3,opt,name=last_sync_unix_ms,json=lastSyncUnixMs,proto3" json:"last_sync_unix_ms,omitempty"`
+	// behind is how many revisions the installed one is behind the team's.
+	Behind int64 `protobuf:"varint,4,opt,name=behind,proto3" json:"behind,omitempty"`
+	// stale is set when the machine is behind, or silent for over a day.
+	Stale         bool `protobuf:"varint,5,opt,name=stale,proto3" json:"stale,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MachineStatus) Reset() {
+	*x = MachineStatus{}
+	mi := &file_team_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MachineStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MachineStatus) ProtoMessage() {}
+
+func (x *MachineStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MachineStatus.ProtoReflect.Descriptor instead.
+func (*MachineStatus) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *MachineStatus) GetMachine() *Machine {
+	if x != nil {
+		return x.Machine
+	}
+	return nil
+}
+
+func (x *MachineStatus) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *MachineStatus) GetLastSyncUnixMs() int64 {
+	if x != nil {
+		return x.LastSyncUnixMs
+	}
+	return 0
+}
+
+func (x *MachineStatus) GetBehind() int64 {
+	if x != nil {
+		return x.Behind
+	}
+	return 0
+}
+
+func (x *MachineStatus) GetStale() bool {
+	if x != nil {
+		return x.Stale
+	}
+	return false
+}
+
+type ListMachinesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TeamId        int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListMachinesRequest) Reset() {
+	*x = ListMachinesRequest{}
+	mi := &file_team_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListMachinesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListMachinesRequest) ProtoMessage() {}
+
+func (x *ListMachinesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListMachinesRequest.ProtoReflect.Descriptor instead.
+func (*ListMachinesRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ListMachinesRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+type ListMachinesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Machines      []*MachineStatus       `protobuf:"bytes,1,rep,name=machines,proto3" json:"machines,omitempty"`
+	Revision      int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListMachinesResponse) Reset() {
+	*x = ListMachinesResponse{}
+	mi := &file_team_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListMachinesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListMachinesResponse) ProtoMessage() {}
+
+func (x *ListMachinesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListMachinesResponse.ProtoReflect.Descriptor instead.
+func (*ListMachinesResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ListMachinesResponse) GetMachines() []*MachineStatus {
+	if x != nil {
+		return x.Machines
+	}
+	return nil
+}
+
+func (x *ListMachinesResponse) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+type ListDecisionsRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	TeamId int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	// Filters; empty ones match everything.
+	ScriptName  string `protobuf:"bytes,2,opt,name=script_name,json=scriptName,proto3" json:"script_name,omitempty"`
+	MachineId   string `protobuf:"bytes,3,opt,name=machine_id,json=machineId,proto3" json:"machine_id,omitempty"`
+	Agent       string `protobuf:"bytes,4,opt,name=agent,proto3" json:"agent,omitempty"`
+	Step        string `protobuf:"bytes,5,opt,name=step,proto3" json:"step,omitempty"`
+	SinceUnixMs int64  `protobuf:"varint,6,opt,name=since_unix_ms,json=sinceUnixMs,proto3" json:"since_unix_ms,omitempty"`
+	UntilUnixMs int64  `protobuf:"varint,7,opt,name=until_unix_ms,json=untilUnixMs,proto3" json:"until_unix_ms,omitempty"`
+	// limit is at most 1000; 0 means 100.
+	Limit         int32 `protobuf:"varint,8,opt,name=limit,proto3" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListDecisionsRequest) Reset() {
+	*x = ListDecisionsRequest{}
+	mi := &file_team_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListDecisionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListDecisionsRequest) ProtoMessage() {}
+
+func (x *ListDecisionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListDecisionsRequest.ProtoReflect.Descriptor instead.
+func (*ListDecisionsRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ListDecisionsRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *ListDecisionsRequest) GetScriptName() string {
+	if x != nil {
+		return x.ScriptName
+	}
+	return ""
+}
+
+func (x *ListDecisionsRequest) GetMachineId() string {
+	if x != nil {
+		return x.MachineId
+	}
+	return ""
+}
+
+func (x *ListDecisionsRequest) GetAgent() string {
+	if x != nil {
+		return x.Agent
+	}
+	return ""
+}
+
+func (x *ListDecisionsRequest) GetStep() string {
+	if x != nil {
+		return x.Step
+	}
+	return ""
+}
+
+func (x *ListDecisionsRequest) GetSinceUnixMs() int64 {
+	if x != nil {
+		return x.SinceUnixMs
+	}
+	return 0
+}
+
+func (x *ListDecisionsRequest) GetUntilUnixMs() int64 {
+	if x != nil {
+		return x.UntilUnixMs
+	}
+	return 0
+}
+
+func (x *ListDecisionsRequest) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+type ListDecisionsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Decisions     []*Decision            `protobuf:"bytes,1,rep,name=decisions,proto3" json:"decisions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListDecisionsResponse) Reset() {
+	*x = ListDecisionsResponse{}
+	mi := &file_team_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListDecisionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListDecisionsResponse) ProtoMessage() {}
+
+func (x *ListDecisionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListDecisionsResponse.ProtoReflect.Descriptor instead.
+func (*ListDecisionsResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ListDecisionsResponse) GetDecisions() []*Decision {
+	if x != nil {
+		return x.Decisions
+	}
+	return nil
+}
+
 type CreateTeamRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -382,7 +1175,7 @@ type CreateTeamRequest struct {
 
 func (x *CreateTeamRequest) Reset() {
 	*x = CreateTeamRequest{}
-	mi := &file_team_proto_msgTypes[4]
+	mi := &file_team_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -394,7 +1187,7 @@ func (x *CreateTeamRequest) String() string {
 func (*CreateTeamRequest) ProtoMessage() {}
 
 func (x *CreateTeamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[4]
+	mi := &file_team_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -407,7 +1200,7 @@ func (x *CreateTeamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTeamRequest.ProtoReflect.Descriptor instead.
 func (*CreateTeamRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{4}
+	return file_team_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CreateTeamRequest) GetName() string {
@@ -426,7 +1219,7 @@ type CreateTeamResponse struct {
 
 func (x *CreateTeamResponse) Reset() {
 	*x = CreateTeamResponse{}
-	mi := &file_team_proto_msgTypes[5]
+	mi := &file_team_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -438,7 +1231,7 @@ func (x *CreateTeamResponse) String() string {
 func (*CreateTeamResponse) ProtoMessage() {}
 
 func (x *CreateTeamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[5]
+	mi := &file_team_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -451,7 +1244,7 @@ func (x *CreateTeamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTeamResponse.ProtoReflect.Descriptor instead.
 func (*CreateTeamResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{5}
+	return file_team_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *CreateTeamResponse) GetTeam() *Team {
@@ -469,7 +1262,7 @@ type ListTeamsRequest struct {
 
 func (x *ListTeamsRequest) Reset() {
 	*x = ListTeamsRequest{}
-	mi := &file_team_proto_msgTypes[6]
+	mi := &file_team_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -481,7 +1274,7 @@ func (x *ListTeamsRequest) String() string {
 func (*ListTeamsRequest) ProtoMessage() {}
 
 func (x *ListTeamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[6]
+	mi := &file_team_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -494,7 +1287,7 @@ func (x *ListTeamsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTeamsRequest.ProtoReflect.Descriptor instead.
 func (*ListTeamsRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{6}
+	return file_team_proto_rawDescGZIP(), []int{17}
 }
 
 type ListTeamsResponse struct {
@@ -506,7 +1299,7 @@ type ListTeamsResponse struct {
 
 func (x *ListTeamsResponse) Reset() {
 	*x = ListTeamsResponse{}
-	mi := &file_team_proto_msgTypes[7]
+	mi := &file_team_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -518,7 +1311,7 @@ func (x *ListTeamsResponse) String() string {
 func (*ListTeamsResponse) ProtoMessage() {}
 
 func (x *ListTeamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[7]
+	mi := &file_team_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -531,7 +1324,7 @@ func (x *ListTeamsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTeamsResponse.ProtoReflect.Descriptor instead.
 func (*ListTeamsResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{7}
+	return file_team_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListTeamsResponse) GetTeams() []*Team {
@@ -553,7 +1346,7 @@ type CreateHookRequest struct {
 
 func (x *CreateHookRequest) Reset() {
 	*x = CreateHookRequest{}
-	mi := &file_team_proto_msgTypes[8]
+	mi := &file_team_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -565,7 +1358,7 @@ func (x *CreateHookRequest) String() string {
 func (*CreateHookRequest) ProtoMessage() {}
 
 func (x *CreateHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[8]
+	mi := &file_team_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -578,7 +1371,7 @@ func (x *CreateHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateHookRequest.ProtoReflect.Descriptor instead.
 func (*CreateHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{8}
+	return file_team_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CreateHookRequest) GetTeamId() int64 {
@@ -605,7 +1398,7 @@ type CreateHookResponse struct {
 
 func (x *CreateHookResponse) Reset() {
 	*x = CreateHookResponse{}
-	mi := &file_team_proto_msgTypes[9]
+	mi := &file_team_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -617,7 +1410,7 @@ func (x *CreateHookResponse) String() string {
 func (*CreateHookResponse) ProtoMessage() {}
 
 func (x *CreateHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[9]
+	mi := &file_team_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -630,7 +1423,7 @@ func (x *CreateHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateHookResponse.ProtoReflect.Descriptor instead.
 func (*CreateHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{9}
+	return file_team_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CreateHookResponse) GetHook() *TeamHook {
@@ -657,7 +1450,7 @@ type UpdateHookRequest struct {
 
 func (x *UpdateHookRequest) Reset() {
 	*x = UpdateHookRequest{}
-	mi := &file_team_proto_msgTypes[10]
+	mi := &file_team_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -669,7 +1462,7 @@ func (x *UpdateHookRequest) String() string {
 func (*UpdateHookRequest) ProtoMessage() {}
 
 func (x *UpdateHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[10]
+	mi := &file_team_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -682,7 +1475,7 @@ func (x *UpdateHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateHookRequest.ProtoReflect.Descriptor instead.
 func (*UpdateHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{10}
+	return file_team_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateHookRequest) GetHook() *TeamHook {
@@ -702,7 +1495,7 @@ type UpdateHookResponse struct {
 
 func (x *UpdateHookResponse) Reset() {
 	*x = UpdateHookResponse{}
-	mi := &file_team_proto_msgTypes[11]
+	mi := &file_team_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -714,7 +1507,7 @@ func (x *UpdateHookResponse) String() string {
 func (*UpdateHookResponse) ProtoMessage() {}
 
 func (x *UpdateHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[11]
+	mi := &file_team_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -727,7 +1520,7 @@ func (x *UpdateHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateHookResponse.ProtoReflect.Descriptor instead.
 func (*UpdateHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{11}
+	return file_team_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *UpdateHookResponse) GetHook() *TeamHook {
@@ -754,7 +1547,7 @@ type SetHookActiveRequest struct {
 
 func (x *SetHookActiveRequest) Reset() {
 	*x = SetHookActiveRequest{}
-	mi := &file_team_proto_msgTypes[12]
+	mi := &file_team_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -766,7 +1559,7 @@ func (x *SetHookActiveRequest) String() string {
 func (*SetHookActiveRequest) ProtoMessage() {}
 
 func (x *SetHookActiveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[12]
+	mi := &file_team_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -779,7 +1572,7 @@ func (x *SetHookActiveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetHookActiveRequest.ProtoReflect.Descriptor instead.
 func (*SetHookActiveRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{12}
+	return file_team_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SetHookActiveRequest) GetId() int64 {
@@ -806,7 +1599,7 @@ type SetHookActiveResponse struct {
 
 func (x *SetHookActiveResponse) Reset() {
 	*x = SetHookActiveResponse{}
-	mi := &file_team_proto_msgTypes[13]
+	mi := &file_team_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -818,7 +1611,7 @@ func (x *SetHookActiveResponse) String() string {
 func (*SetHookActiveResponse) ProtoMessage() {}
 
 func (x *SetHookActiveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[13]
+	mi := &file_team_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -831,7 +1624,7 @@ func (x *SetHookActiveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetHookActiveResponse.ProtoReflect.Descriptor instead.
 func (*SetHookActiveResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{13}
+	return file_team_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SetHookActiveResponse) GetHook() *TeamHook {
@@ -857,7 +1650,7 @@ type DeleteHookRequest struct {
 
 func (x *DeleteHookRequest) Reset() {
 	*x = DeleteHookRequest{}
-	mi := &file_team_proto_msgTypes[14]
+	mi := &file_team_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -869,7 +1662,7 @@ func (x *DeleteHookRequest) String() string {
 func (*DeleteHookRequest) ProtoMessage() {}
 
 func (x *DeleteHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[14]
+	mi := &file_team_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -882,7 +1675,7 @@ func (x *DeleteHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteHookRequest.ProtoReflect.Descriptor instead.
 func (*DeleteHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{14}
+	return file_team_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DeleteHookRequest) GetId() int64 {
@@ -901,7 +1694,7 @@ type DeleteHookResponse struct {
 
 func (x *DeleteHookResponse) Reset() {
 	*x = DeleteHookResponse{}
-	mi := &file_team_proto_msgTypes[15]
+	mi := &file_team_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -913,7 +1706,7 @@ func (x *DeleteHookResponse) String() string {
 func (*DeleteHookResponse) ProtoMessage() {}
 
 func (x *DeleteHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[15]
+	mi := &file_team_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -926,7 +1719,7 @@ func (x *DeleteHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteHookResponse.ProtoReflect.Descriptor instead.
 func (*DeleteHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{15}
+	return file_team_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *DeleteHookResponse) GetRevision() int64 {
@@ -945,7 +1738,7 @@ type ListHooksRequest struct {
 
 func (x *ListHooksRequest) Reset() {
 	*x = ListHooksRequest{}
-	mi := &file_team_proto_msgTypes[16]
+	mi := &file_team_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -957,7 +1750,7 @@ func (x *ListHooksRequest) String() string {
 func (*ListHooksRequest) ProtoMessage() {}
 
 func (x *ListHooksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[16]
+	mi := &file_team_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -970,7 +1763,7 @@ func (x *ListHooksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHooksRequest.ProtoReflect.Descriptor instead.
 func (*ListHooksRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{16}
+	return file_team_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ListHooksRequest) GetTeamId() int64 {
@@ -994,7 +1787,7 @@ type ListHooksResponse struct {
 
 func (x *ListHooksResponse) Reset() {
 	*x = ListHooksResponse{}
-	mi := &file_team_proto_msgTypes[17]
+	mi := &file_team_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1006,7 +1799,7 @@ func (x *ListHooksResponse) String() string {
 func (*ListHooksResponse) ProtoMessage() {}
 
 func (x *ListHooksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[17]
+	mi := &file_team_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1019,7 +1812,7 @@ func (x *ListHooksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHooksResponse.ProtoReflect.Descriptor instead.
 func (*ListHooksResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{17}
+	return file_team_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ListHooksResponse) GetHooks() []*TeamHook {
@@ -1055,7 +1848,7 @@ type HookProblem struct {
 
 func (x *HookProblem) Reset() {
 	*x = HookProblem{}
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1067,7 +1860,7 @@ func (x *HookProblem) String() string {
 func (*HookProblem) ProtoMessage() {}
 
 func (x *HookProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1080,7 +1873,7 @@ func (x *HookProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HookProblem.ProtoReflect.Descriptor instead.
 func (*HookProblem) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{18}
+	return file_team_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *HookProblem) GetHookId() int64 {
@@ -1122,7 +1915,7 @@ type HookChange struct {
 
 func (x *HookChange) Reset() {
 	*x = HookChange{}
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1134,7 +1927,7 @@ func (x *HookChange) String() string {
 func (*HookChange) ProtoMessage() {}
 
 func (x *HookChange) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1147,7 +1940,7 @@ func (x *HookChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HookChange.ProtoReflect.Descriptor instead.
 func (*HookChange) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{19}
+	return file_team_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *HookChange) GetId() int64 {
@@ -1218,7 +2011,7 @@ type ListHistoryRequest struct {
 
 func (x *ListHistoryRequest) Reset() {
 	*x = ListHistoryRequest{}
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1230,7 +2023,7 @@ func (x *ListHistoryRequest) String() string {
 func (*ListHistoryRequest) ProtoMessage() {}
 
 func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1243,7 +2036,7 @@ func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryRequest.ProtoReflect.Descriptor instead.
 func (*ListHistoryRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{20}
+	return file_team_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ListHistoryRequest) GetTeamId() int64 {
@@ -1276,7 +2069,7 @@ type ListHistoryResponse struct {
 
 func (x *ListHistoryResponse) Reset() {
 	*x = ListHistoryResponse{}
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +2081,7 @@ func (x *ListHistoryResponse) String() string {
 func (*ListHistoryResponse) ProtoMessage() {}
 
 func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +2094,7 @@ func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryResponse.ProtoReflect.Descriptor instead.
 func (*ListHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{21}
+	return file_team_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListHistoryResponse) GetChanges() []*HookChange {
@@ -1326,7 +2119,7 @@ type Token struct {
 
 func (x *Token) Reset() {
 	*x = Token{}
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1338,7 +2131,7 @@ func (x *Token) String() string {
 func (*Token) ProtoMessage() {}
 
 func (x *Token) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1351,7 +2144,7 @@ func (x *Token) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Token.ProtoReflect.Descriptor instead.
 func (*Token) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{22}
+	return file_team_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Token) GetId() int64 {
@@ -1400,7 +2193,7 @@ type CreateTokenRequest struct {
 
 func (x *CreateTokenRequest) Reset() {
 	*x = CreateTokenRequest{}
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1412,7 +2205,7 @@ func (x *CreateTokenRequest) String() string {
 func (*CreateTokenRequest) ProtoMessage() {}
 
 func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1425,7 +2218,7 @@ func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenRequest.ProtoReflect.Descriptor instead.
 func (*CreateTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{23}
+	return file_team_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CreateTokenRequest) GetName() string {
@@ -1460,7 +2253,7 @@ type CreateTokenResponse struct {
 
 func (x *CreateTokenResponse) Reset() {
 	*x = CreateTokenResponse{}
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1472,7 +2265,7 @@ func (x *CreateTokenResponse) String() string {
 func (*CreateTokenResponse) ProtoMessage() {}
 
 func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1485,7 +2278,7 @@ func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenResponse.ProtoReflect.Descriptor instead.
 func (*CreateTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{24}
+	return file_team_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CreateTokenResponse) GetToken() *Token {
@@ -1511,7 +2304,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1523,7 +2316,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1536,7 +2329,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{25}
+	return file_team_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListTokensRequest) GetTeamId() int64 {
@@ -1555,7 +2348,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1567,7 +2360,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1580,7 +2373,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{26}
+	return file_team_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ListTokensResponse) GetTokens() []*Token {
@@ -1599,7 +2392,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +2404,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +2417,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{27}
+	return file_team_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *RevokeTokenRequest) GetId() int64 {
@@ -1642,7 +2435,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_team_proto_msgTypes[28]
+	mi := &file_team_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1654,7 +2447,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[28]
+	mi := &file_team_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1667,7 +2460,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{28}
+	return file_team_proto_rawDescGZIP(), []int{39}
 }
 
 var File_team_proto protoreflect.FileDescriptor
@@ -1692,23 +2485,86 @@ const file_team_proto_rawDesc = "" +
 	" \x01(\x03R\x06teamId\x12+\n" +
 	"\x12updated_at_unix_ms\x18\v \x01(\x03R\x0fupdatedAtUnixMs\x12\x1d\n" +
 	"\n" +
-	"updated_by\x18\f \x01(\tR\tupdatedBy\"\x88\x01\n" +
+	"updated_by\x18\f \x01(\tR\tupdatedBy\"\xbf\x01\n" +
 	"\x13GetTeamHooksRequest\x12\x1f\n" +
 	"\vactive_only\x18\x01 \x01(\bR\n" +
 	"activeOnly\x12)\n" +
 	"\x10operating_system\x18\x02 \x01(\tR\x0foperatingSystem\x12%\n" +
-	"\x0eknown_revision\x18\x03 \x01(\x03R\rknownRevision\"\xba\x01\n" +
+	"\x0eknown_revision\x18\x03 \x01(\x03R\rknownRevision\x125\n" +
+	"\amachine\x18\x04 \x01(\v2\x1b.agenthooks.team.v1.MachineR\amachine\"\xa6\x01\n" +
+	"\aMachine\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1a\n" +
+	"\bhostname\x18\x02 \x01(\tR\bhostname\x12\x0e\n" +
+	"\x02os\x18\x03 \x01(\tR\x02os\x12\x18\n" +
+	"\aversion\x18\x04 \x01(\tR\aversion\x12-\n" +
+	"\x12installed_revision\x18\x05 \x01(\x03R\x11installedRevision\x12\x16\n" +
+	"\x06agents\x18\x06 \x03(\tR\x06agents\"\xd0\x01\n" +
 	"\x14GetTeamHooksResponse\x122\n" +
 	"\x05hooks\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12\x17\n" +
 	"\ateam_id\x18\x02 \x01(\x03R\x06teamId\x12\x1a\n" +
 	"\brevision\x18\x03 \x01(\x03R\brevision\x12\x1c\n" +
 	"\tunchanged\x18\x04 \x01(\bR\tunchanged\x12\x1b\n" +
-	"\tteam_name\x18\x05 \x01(\tR\bteamName\"s\n" +
+	"\tteam_name\x18\x05 \x01(\tR\bteamName\x12\x14\n" +
+	"\x05audit\x18\x06 \x01(\bR\x05audit\"\xcb\x02\n" +
+	"\bDecision\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
+	"\n" +
+	"at_unix_ms\x18\x02 \x01(\x03R\batUnixMs\x12\x12\n" +
+	"\x04step\x18\x03 \x01(\tR\x04step\x12\x18\n" +
+	"\aoutcome\x18\x04 \x01(\tR\aoutcome\x12\x1a\n" +
+	"\bdecision\x18\x05 \x01(\tR\bdecision\x12\x1f\n" +
+	"\vscript_name\x18\x06 \x01(\tR\n" +
+	"scriptName\x12\x14\n" +
+	"\x05agent\x18\a \x01(\tR\x05agent\x12'\n" +
+	"\x0fconversation_id\x18\b \x01(\tR\x0econversationId\x12\x12\n" +
+	"\x04what\x18\t \x01(\tR\x04what\x12\x18\n" +
+	"\amessage\x18\n" +
+	" \x01(\tR\amessage\x12\x1d\n" +
+	"\n" +
+	"machine_id\x18\v \x01(\tR\tmachineId\x12\x1a\n" +
+	"\bhostname\x18\f \x01(\tR\bhostname\"\x8b\x01\n" +
+	"\x16UploadDecisionsRequest\x125\n" +
+	"\amachine\x18\x01 \x01(\v2\x1b.agenthooks.team.v1.MachineR\amachine\x12:\n" +
+	"\tdecisions\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"5\n" +
+	"\x17UploadDecisionsResponse\x12\x1a\n" +
+	"\baccepted\x18\x01 \x01(\x05R\baccepted\"\xbb\x01\n" +
 	"\x04Team\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1a\n" +
 	"\brevision\x18\x03 \x01(\x03R\brevision\x12+\n" +
-	"\x12created_at_unix_ms\x18\x04 \x01(\x03R\x0fcreatedAtUnixMs\"'\n" +
+	"\x12created_at_unix_ms\x18\x04 \x01(\x03R\x0fcreatedAtUnixMs\x12\x14\n" +
+	"\x05audit\x18\x05 \x01(\bR\x05audit\x120\n" +
+	"\x14audit_retention_days\x18\x06 \x01(\x05R\x12auditRetentionDays\"v\n" +
+	"\x13SetTeamAuditRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x14\n" +
+	"\x05audit\x18\x02 \x01(\bR\x05audit\x120\n" +
+	"\x14audit_retention_days\x18\x03 \x01(\x05R\x12auditRetentionDays\"D\n" +
+	"\x14SetTeamAuditResponse\x12,\n" +
+	"\x04team\x18\x01 \x01(\v2\x18.agenthooks.team.v1.TeamR\x04team\"\xb8\x01\n" +
+	"\rMachineStatus\x125\n" +
+	"\amachine\x18\x01 \x01(\v2\x1b.agenthooks.team.v1.MachineR\amachine\x12\x17\n" +
+	"\ateam_id\x18\x02 \x01(\x03R\x06teamId\x12)\n" +
+	"\x11last_sync_unix_ms\x18\x03 \x01(\x03R\x0elastSyncUnixMs\x12\x16\n" +
+	"\x06behind\x18\x04 \x01(\x03R\x06behind\x12\x14\n" +
+	"\x05stale\x18\x05 \x01(\bR\x05stale\".\n" +
+	"\x13ListMachinesRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\"q\n" +
+	"\x14ListMachinesResponse\x12=\n" +
+	"\bmachines\x18\x01 \x03(\v2!.agenthooks.team.v1.MachineStatusR\bmachines\x12\x1a\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\"\xf7\x01\n" +
+	"\x14ListDecisionsRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x1f\n" +
+	"\vscript_name\x18\x02 \x01(\tR\n" +
+	"scriptName\x12\x1d\n" +
+	"\n" +
+	"machine_id\x18\x03 \x01(\tR\tmachineId\x12\x14\n" +
+	"\x05agent\x18\x04 \x01(\tR\x05agent\x12\x12\n" +
+	"\x04step\x18\x05 \x01(\tR\x04step\x12\"\n" +
+	"\rsince_unix_ms\x18\x06 \x01(\x03R\vsinceUnixMs\x12\"\n" +
+	"\runtil_unix_ms\x18\a \x01(\x03R\vuntilUnixMs\x12\x14\n" +
+	"\x05limit\x18\b \x01(\x05R\x05limit\"S\n" +
+	"\x15ListDecisionsResponse\x12:\n" +
+	"\tdecisions\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"'\n" +
 	"\x11CreateTeamRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"B\n" +
 	"\x12CreateTeamResponse\x12,\n" +
@@ -1784,9 +2640,11 @@ const file_team_proto_rawDesc = "" +
 	"\x06tokens\x18\x01 \x03(\v2\x19.agenthooks.team.v1.TokenR\x06tokens\"$\n" +
 	"\x12RevokeTokenRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\"\x15\n" +
-	"\x13RevokeTokenResponse2z\n" +
+	"\x13RevokeTokenResponse2\xeb\x01\n" +
 	"\x10TeamHooksService\x12f\n" +
-	"\fGetTeamHooks\x12'.agenthooks.team.v1.GetTeamHooksRequest\x1a(.agenthooks.team.v1.GetTeamHooksResponse\"\x03\x90\x02\x012\xad\b\n" +
+	"\fGetTeamHooks\x12'.agenthooks.team.v1.GetTeamHooksRequest\x1a(.agenthooks.team.v1.GetTeamHooksResponse\"\x03\x90\x02\x01\x12o\n" +
+	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xe3\n" +
+	"\n" +
 	"\fAdminService\x12[\n" +
 	"\n" +
 	"CreateTeam\x12%.agenthooks.team.v1.CreateTeamRequest\x1a&.agenthooks.team.v1.CreateTeamResponse\x12]\n" +
@@ -1803,7 +2661,10 @@ const file_team_proto_rawDesc = "" +
 	"\vCreateToken\x12&.agenthooks.team.v1.CreateTokenRequest\x1a'.agenthooks.team.v1.CreateTokenResponse\x12`\n" +
 	"\n" +
 	"ListTokens\x12%.agenthooks.team.v1.ListTokensRequest\x1a&.agenthooks.team.v1.ListTokensResponse\"\x03\x90\x02\x01\x12^\n" +
-	"\vRevokeToken\x12&.agenthooks.team.v1.RevokeTokenRequest\x1a'.agenthooks.team.v1.RevokeTokenResponseB5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
+	"\vRevokeToken\x12&.agenthooks.team.v1.RevokeTokenRequest\x1a'.agenthooks.team.v1.RevokeTokenResponse\x12a\n" +
+	"\fSetTeamAudit\x12'.agenthooks.team.v1.SetTeamAuditRequest\x1a(.agenthooks.team.v1.SetTeamAuditResponse\x12f\n" +
+	"\fListMachines\x12'.agenthooks.team.v1.ListMachinesRequest\x1a(.agenthooks.team.v1.ListMachinesResponse\"\x03\x90\x02\x01\x12i\n" +
+	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01B5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
 
 var (
 	file_team_proto_rawDescOnce sync.Once
@@ -1817,81 +2678,107 @@ func file_team_proto_rawDescGZIP() []byte {
 	return file_team_proto_rawDescData
 }
 
-var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_team_proto_goTypes = []any{
-	(*TeamHook)(nil),              // 0: agenthooks.team.v1.TeamHook
-	(*GetTeamHooksRequest)(nil),   // 1: agenthooks.team.v1.GetTeamHooksRequest
-	(*GetTeamHooksResponse)(nil),  // 2: agenthooks.team.v1.GetTeamHooksResponse
-	(*Team)(nil),                  // 3: agenthooks.team.v1.Team
-	(*CreateTeamRequest)(nil),     // 4: agenthooks.team.v1.CreateTeamRequest
-	(*CreateTeamResponse)(nil),    // 5: agenthooks.team.v1.CreateTeamResponse
-	(*ListTeamsRequest)(nil),      // 6: agenthooks.team.v1.ListTeamsRequest
-	(*ListTeamsResponse)(nil),     // 7: agenthooks.team.v1.ListTeamsResponse
-	(*CreateHookRequest)(nil),     // 8: agenthooks.team.v1.CreateHookRequest
-	(*CreateHookResponse)(nil),    // 9: agenthooks.team.v1.CreateHookResponse
-	(*UpdateHookRequest)(nil),     // 10: agenthooks.team.v1.UpdateHookRequest
-	(*UpdateHookResponse)(nil),    // 11: agenthooks.team.v1.UpdateHookResponse
-	(*SetHookActiveRequest)(nil),  // 12: agenthooks.team.v1.SetHookActiveRequest
-	(*SetHookActiveResponse)(nil), // 13: agenthooks.team.v1.SetHookActiveResponse
-	(*DeleteHookRequest)(nil),     // 14: agenthooks.team.v1.DeleteHookRequest
-	(*DeleteHookResponse)(nil),    // 15: agenthooks.team.v1.DeleteHookResponse
-	(*ListHooksRequest)(nil),      // 16: agenthooks.team.v1.ListHooksRequest
-	(*ListHooksResponse)(nil),     // 17: agenthooks.team.v1.ListHooksResponse
-	(*HookProblem)(nil),           // 18: agenthooks.team.v1.HookProblem
-	(*HookChange)(nil),            // 19: agenthooks.team.v1.HookChange
-	(*ListHistoryRequest)(nil),    // 20: agenthooks.team.v1.ListHistoryRequest
-	(*ListHistoryResponse)(nil),   // 21: agenthooks.team.v1.ListHistoryResponse
-	(*Token)(nil),                 // 22: agenthooks.team.v1.Token
-	(*CreateTokenRequest)(nil),    // 23: agenthooks.team.v1.CreateTokenRequest
-	(*CreateTokenResponse)(nil),   // 24: agenthooks.team.v1.CreateTokenResponse
-	(*ListTokensRequest)(nil),     // 25: agenthooks.team.v1.ListTokensRequest
-	(*ListTokensResponse)(nil),    // 26: agenthooks.team.v1.ListTokensResponse
-	(*RevokeTokenRequest)(nil),    // 27: agenthooks.team.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),   // 28: agenthooks.team.v1.RevokeTokenResponse
+	(*TeamHook)(nil),                // 0: agenthooks.team.v1.TeamHook
+	(*GetTeamHooksRequest)(nil),     // 1: agenthooks.team.v1.GetTeamHooksRequest
+	(*Machine)(nil),                 // 2: agenthooks.team.v1.Machine
+	(*GetTeamHooksResponse)(nil),    // 3: agenthooks.team.v1.GetTeamHooksResponse
+	(*Decision)(nil),                // 4: agenthooks.team.v1.Decision
+	(*UploadDecisionsRequest)(nil),  // 5: agenthooks.team.v1.UploadDecisionsRequest
+	(*UploadDecisionsResponse)(nil), // 6: agenthooks.team.v1.UploadDecisionsResponse
+	(*Team)(nil),                    // 7: agenthooks.team.v1.Team
+	(*SetTeamAuditRequest)(nil),     // 8: agenthooks.team.v1.SetTeamAuditRequest
+	(*SetTeamAuditResponse)(nil),    // 9: agenthooks.team.v1.SetTeamAuditResponse
+	(*MachineStatus)(nil),           // 10: agenthooks.team.v1.MachineStatus
+	(*ListMachinesRequest)(nil),     // 11: agenthooks.team.v1.ListMachinesRequest
+	(*ListMachinesResponse)(nil),    // 12: agenthooks.team.v1.ListMachinesResponse
+	(*ListDecisionsRequest)(nil),    // 13: agenthooks.team.v1.ListDecisionsRequest
+	(*ListDecisionsResponse)(nil),   // 14: agenthooks.team.v1.ListDecisionsResponse
+	(*CreateTeamRequest)(nil),       // 15: agenthooks.team.v1.CreateTeamRequest
+	(*CreateTeamResponse)(nil),      // 16: agenthooks.team.v1.CreateTeamResponse
+	(*ListTeamsRequest)(nil),        // 17: agenthooks.team.v1.ListTeamsRequest
+	(*ListTeamsResponse)(nil),       // 18: agenthooks.team.v1.ListTeamsResponse
+	(*CreateHookRequest)(nil),       // 19: agenthooks.team.v1.CreateHookRequest
+	(*CreateHookResponse)(nil),      // 20: agenthooks.team.v1.CreateHookResponse
+	(*UpdateHookRequest)(nil),       // 21: agenthooks.team.v1.UpdateHookRequest
+	(*UpdateHookResponse)(nil),      // 22: agenthooks.team.v1.UpdateHookResponse
+	(*SetHookActiveRequest)(nil),    // 23: agenthooks.team.v1.SetHookActiveRequest
+	(*SetHookActiveResponse)(nil),   // 24: agenthooks.team.v1.SetHookActiveResponse
+	(*DeleteHookRequest)(nil),       // 25: agenthooks.team.v1.DeleteHookRequest
+	(*DeleteHookResponse)(nil),      // 26: agenthooks.team.v1.DeleteHookResponse
+	(*ListHooksRequest)(nil),        // 27: agenthooks.team.v1.ListHooksRequest
+	(*ListHooksResponse)(nil),       // 28: agenthooks.team.v1.ListHooksResponse
+	(*HookProblem)(nil),             // 29: agenthooks.team.v1.HookProblem
+	(*HookChange)(nil),              // 30: agenthooks.team.v1.HookChange
+	(*ListHistoryRequest)(nil),      // 31: agenthooks.team.v1.ListHistoryRequest
+	(*ListHistoryResponse)(nil),     // 32: agenthooks.team.v1.ListHistoryResponse
+	(*Token)(nil),                   // 33: agenthooks.team.v1.Token
+	(*CreateTokenRequest)(nil),      // 34: agenthooks.team.v1.CreateTokenRequest
+	(*CreateTokenResponse)(nil),     // 35: agenthooks.team.v1.CreateTokenResponse
+	(*ListTokensRequest)(nil),       // 36: agenthooks.team.v1.ListTokensRequest
+	(*ListTokensResponse)(nil),      // 37: agenthooks.team.v1.ListTokensResponse
+	(*RevokeTokenRequest)(nil),      // 38: agenthooks.team.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),     // 39: agenthooks.team.v1.RevokeTokenResponse
 }
 var file_team_proto_depIdxs = []int32{
-	0,  // 0: agenthooks.team.v1.GetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
-	3,  // 1: agenthooks.team.v1.CreateTeamResponse.team:type_name -> agenthooks.team.v1.Team
-	3,  // 2: agenthooks.team.v1.ListTeamsResponse.teams:type_name -> agenthooks.team.v1.Team
-	0,  // 3: agenthooks.team.v1.CreateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 4: agenthooks.team.v1.CreateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 5: agenthooks.team.v1.UpdateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 6: agenthooks.team.v1.UpdateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 7: agenthooks.team.v1.SetHookActiveResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 8: agenthooks.team.v1.ListHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
-	18, // 9: agenthooks.team.v1.ListHooksResponse.problems:type_name -> agenthooks.team.v1.HookProblem
-	19, // 10: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
-	22, // 11: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
-	22, // 12: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
-	1,  // 13: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
-	4,  // 14: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
-	6,  // 15: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
-	8,  // 16: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
-	10, // 17: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
-	12, // 18: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
-	14, // 19: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
-	16, // 20: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
-	20, // 21: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
-	23, // 22: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
-	25, // 23: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
-	27, // 24: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
-	2,  // 25: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
-	5,  // 26: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
-	7,  // 27: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
-	9,  // 28: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
-	11, // 29: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
-	13, // 30: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
-	15, // 31: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
-	17, // 32: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
-	21, // 33: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
-	24, // 34: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
-	26, // 35: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
-	28, // 36: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
-	25, // [25:37] is the sub-list for method output_type
-	13, // [13:25] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	2,  // 0: agenthooks.team.v1.GetTeamHooksRequest.machine:type_name -> agenthooks.team.v1.Machine
+	0,  // 1: agenthooks.team.v1.GetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
+	2,  // 2: agenthooks.team.v1.UploadDecisionsRequest.machine:type_name -> agenthooks.team.v1.Machine
+	4,  // 3: agenthooks.team.v1.UploadDecisionsRequest.decisions:type_name -> agenthooks.team.v1.Decision
+	7,  // 4: agenthooks.team.v1.SetTeamAuditResponse.team:type_name -> agenthooks.team.v1.Team
+	2,  // 5: agenthooks.team.v1.MachineStatus.machine:type_name -> agenthooks.team.v1.Machine
+	10, // 6: agenthooks.team.v1.ListMachinesResponse.machines:type_name -> agenthooks.team.v1.MachineStatus
+	4,  // 7: agenthooks.team.v1.ListDecisionsResponse.decisions:type_name -> agenthooks.team.v1.Decision
+	7,  // 8: agenthooks.team.v1.CreateTeamResponse.team:type_name -> agenthooks.team.v1.Team
+	7,  // 9: agenthooks.team.v1.ListTeamsResponse.teams:type_name -> agenthooks.team.v1.Team
+	0,  // 10: agenthooks.team.v1.CreateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 11: agenthooks.team.v1.CreateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 12: agenthooks.team.v1.UpdateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 13: agenthooks.team.v1.UpdateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 14: agenthooks.team.v1.SetHookActiveResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 15: agenthooks.team.v1.ListHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
+	29, // 16: agenthooks.team.v1.ListHooksResponse.problems:type_name -> agenthooks.team.v1.HookProblem
+	30, // 17: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
+	33, // 18: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
+	33, // 19: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
+	1,  // 20: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
+	5,  // 21: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
+	15, // 22: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
+	17, // 23: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
+	19, // 24: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
+	21, // 25: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
+	23, // 26: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
+	25, // 27: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
+	27, // 28: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
+	31, // 29: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
+	34, // 30: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
+	36, // 31: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
+	38, // 32: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
+	8,  // 33: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
+	11, // 34: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
+	13, // 35: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
+	3,  // 36: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
+	6,  // 37: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
+	16, // 38: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
+	18, // 39: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
+	20, // 40: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
+	22, // 41: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
+	24, // 42: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
+	26, // 43: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
+	28, // 44: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
+	32, // 45: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
+	35, // 46: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
+	37, // 47: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
+	39, // 48: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
+	9,  // 49: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
+	12, // 50: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
+	14, // 51: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
+	36, // [36:52] is the sub-list for method output_type
+	20, // [20:36] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_team_proto_init() }
@@ -1905,7 +2792,7 @@ func file_team_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_team_proto_rawDesc), len(file_team_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -40,6 +40,8 @@ type Server struct {
 	hooks    []*teamv1.TeamHook
 	raw      bool
 	requests []Request
+	audit    bool
+	uploads  []*teamv1.UploadDecisionsRequest
 }
 
 // New starts a server for team id named name, accepting token; it stops
@@ -102,6 +104,36 @@ func (s *Server) SetRaw(raw bool) {
 	s.raw = raw
 }
 
+// SetAudit turns the team's audit on or off.
+func (s *Server) SetAudit(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.audit = on
+}
+
+// Uploads returns the UploadDecisions calls received so far, refused
+// ones included: what left the member machine.
+func (s *Server) Uploads() []*teamv1.UploadDecisionsRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.uploads)
+}
+
+// UploadDecisions implements the service: it records every call, and
+// refuses it unless the audit is on.
+func (s *Server) UploadDecisions(_ context.Context, req *connect.Request[teamv1.UploadDecisionsRequest]) (*connect.Response[teamv1.UploadDecisionsResponse], error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.uploads = append(s.uploads, proto.Clone(req.Msg).(*teamv1.UploadDecisionsRequest))
+	if tok, ok := strings.CutPrefix(req.Header().Get("Authorization"), "Bearer "); !ok || tok != s.Token {
+		return nil, connect.NewError(connect.CodeUnauthenticated, errors.New("unknown token"))
+	}
+	if !s.audit {
+		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New("the team's audit is off"))
+	}
+	return connect.NewResponse(&teamv1.UploadDecisionsResponse{Accepted: int32(len(req.Msg.GetDecisions()))}), nil
+}
+
 // Requests returns the requests received so far.
 func (s *Server) Requests() []Request {
 	s.mu.Lock()
@@ -119,7 +151,7 @@ func (s *Server) GetTeamHooks(_ context.Context, req *connect.Request[teamv1.Get
 	if tok, ok := strings.CutPrefix(auth, "Bearer "); !ok || tok != s.Token {
 		return nil, connect.NewError(connect.CodeUnauthenticated, errors.New("unknown token"))
 	}
-	resp := &teamv1.GetTeamHooksResponse{TeamId: s.teamID, TeamName: s.name, Revision: s.revision}
+	resp := &teamv1.GetTeamHooksResponse{TeamId: s.teamID, TeamName: s.name, Revision: s.revision, Audit: s.audit}
 	if !s.raw && req.Msg.GetKnownRevision() == s.revision {
 		resp.Unchanged = true
 		return connect.NewResponse(resp), nil

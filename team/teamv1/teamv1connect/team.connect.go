@@ -43,6 +43,9 @@ const (
 	// TeamHooksServiceGetTeamHooksProcedure is the fully-qualified name of the TeamHooksService's
 	// GetTeamHooks RPC.
 	TeamHooksServiceGetTeamHooksProcedure = "/agenthooks.team.v1.TeamHooksService/GetTeamHooks"
+	// TeamHooksServiceUploadDecisionsProcedure is the fully-qualified name of the TeamHooksService's
+	// UploadDecisions RPC.
+	TeamHooksServiceUploadDecisionsProcedure = "/agenthooks.team.v1.TeamHooksService/UploadDecisions"
 	// AdminServiceCreateTeamProcedure is the fully-qualified name of the AdminService's CreateTeam RPC.
 	AdminServiceCreateTeamProcedure = "/agenthooks.team.v1.AdminService/CreateTeam"
 	// AdminServiceListTeamsProcedure is the fully-qualified name of the AdminService's ListTeams RPC.
@@ -69,11 +72,23 @@ const (
 	// AdminServiceRevokeTokenProcedure is the fully-qualified name of the AdminService's RevokeToken
 	// RPC.
 	AdminServiceRevokeTokenProcedure = "/agenthooks.team.v1.AdminService/RevokeToken"
+	// AdminServiceSetTeamAuditProcedure is the fully-qualified name of the AdminService's SetTeamAudit
+	// RPC.
+	AdminServiceSetTeamAuditProcedure = "/agenthooks.team.v1.AdminService/SetTeamAudit"
+	// AdminServiceListMachinesProcedure is the fully-qualified name of the AdminService's ListMachines
+	// RPC.
+	AdminServiceListMachinesProcedure = "/agenthooks.team.v1.AdminService/ListMachines"
+	// AdminServiceListDecisionsProcedure is the fully-qualified name of the AdminService's
+	// ListDecisions RPC.
+	AdminServiceListDecisionsProcedure = "/agenthooks.team.v1.AdminService/ListDecisions"
 )
 
 // TeamHooksServiceClient is a client for the agenthooks.team.v1.TeamHooksService service.
 type TeamHooksServiceClient interface {
 	GetTeamHooks(context.Context, *connect.Request[teamv1.GetTeamHooksRequest]) (*connect.Response[teamv1.GetTeamHooksResponse], error)
+	// UploadDecisions stores a batch of the machine's decisions; refused
+	// (failed_precondition) unless the team turned audit on.
+	UploadDecisions(context.Context, *connect.Request[teamv1.UploadDecisionsRequest]) (*connect.Response[teamv1.UploadDecisionsResponse], error)
 }
 
 // NewTeamHooksServiceClient constructs a client for the agenthooks.team.v1.TeamHooksService
@@ -94,12 +109,20 @@ func NewTeamHooksServiceClient(httpClient connect.HTTPClient, baseURL string, op
 			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 			connect.WithClientOptions(opts...),
 		),
+		uploadDecisions: connect.NewClient[teamv1.UploadDecisionsRequest, teamv1.UploadDecisionsResponse](
+			httpClient,
+			baseURL+TeamHooksServiceUploadDecisionsProcedure,
+			connect.WithSchema(teamHooksServiceMethods.ByName("UploadDecisions")),
+			connect.WithIdempotency(connect.IdempotencyIdempotent),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
 // teamHooksServiceClient implements TeamHooksServiceClient.
 type teamHooksServiceClient struct {
-	getTeamHooks *connect.Client[teamv1.GetTeamHooksRequest, teamv1.GetTeamHooksResponse]
+	getTeamHooks    *connect.Client[teamv1.GetTeamHooksRequest, teamv1.GetTeamHooksResponse]
+	uploadDecisions *connect.Client[teamv1.UploadDecisionsRequest, teamv1.UploadDecisionsResponse]
 }
 
 // GetTeamHooks calls agenthooks.team.v1.TeamHooksService.GetTeamHooks.
@@ -107,9 +130,17 @@ func (c *teamHooksServiceClient) GetTeamHooks(ctx context.Context, req *connect.
 	return c.getTeamHooks.CallUnary(ctx, req)
 }
 
+// UploadDecisions calls agenthooks.team.v1.TeamHooksService.UploadDecisions.
+func (c *teamHooksServiceClient) UploadDecisions(ctx context.Context, req *connect.Request[teamv1.UploadDecisionsRequest]) (*connect.Response[teamv1.UploadDecisionsResponse], error) {
+	return c.uploadDecisions.CallUnary(ctx, req)
+}
+
 // TeamHooksServiceHandler is an implementation of the agenthooks.team.v1.TeamHooksService service.
 type TeamHooksServiceHandler interface {
 	GetTeamHooks(context.Context, *connect.Request[teamv1.GetTeamHooksRequest]) (*connect.Response[teamv1.GetTeamHooksResponse], error)
+	// UploadDecisions stores a batch of the machine's decisions; refused
+	// (failed_precondition) unless the team turned audit on.
+	UploadDecisions(context.Context, *connect.Request[teamv1.UploadDecisionsRequest]) (*connect.Response[teamv1.UploadDecisionsResponse], error)
 }
 
 // NewTeamHooksServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -126,10 +157,19 @@ func NewTeamHooksServiceHandler(svc TeamHooksServiceHandler, opts ...connect.Han
 		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 		connect.WithHandlerOptions(opts...),
 	)
+	teamHooksServiceUploadDecisionsHandler := connect.NewUnaryHandler(
+		TeamHooksServiceUploadDecisionsProcedure,
+		svc.UploadDecisions,
+		connect.WithSchema(teamHooksServiceMethods.ByName("UploadDecisions")),
+		connect.WithIdempotency(connect.IdempotencyIdempotent),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/agenthooks.team.v1.TeamHooksService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case TeamHooksServiceGetTeamHooksProcedure:
 			teamHooksServiceGetTeamHooksHandler.ServeHTTP(w, r)
+		case TeamHooksServiceUploadDecisionsProcedure:
+			teamHooksServiceUploadDecisionsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -141,6 +181,10 @@ type UnimplementedTeamHooksServiceHandler struct{}
 
 func (UnimplementedTeamHooksServiceHandler) GetTeamHooks(context.Context, *connect.Request[teamv1.GetTeamHooksRequest]) (*connect.Response[teamv1.GetTeamHooksResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.TeamHooksService.GetTeamHooks is not implemented"))
+}
+
+func (UnimplementedTeamHooksServiceHandler) UploadDecisions(context.Context, *connect.Request[teamv1.UploadDecisionsRequest]) (*connect.Response[teamv1.UploadDecisionsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.TeamHooksService.UploadDecisions is not implemented"))
 }
 
 // AdminServiceClient is a client for the agenthooks.team.v1.AdminService service.
@@ -156,6 +200,9 @@ type AdminServiceClient interface {
 	CreateToken(context.Context, *connect.Request[teamv1.CreateTokenRequest]) (*connect.Response[teamv1.CreateTokenResponse], error)
 	ListTokens(context.Context, *connect.Request[teamv1.ListTokensRequest]) (*connect.Response[teamv1.ListTokensResponse], error)
 	RevokeToken(context.Context, *connect.Request[teamv1.RevokeTokenRequest]) (*connect.Response[teamv1.RevokeTokenResponse], error)
+	SetTeamAudit(context.Context, *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error)
+	ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error)
+	ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error)
 }
 
 // NewAdminServiceClient constructs a client for the agenthooks.team.v1.AdminService service. By
@@ -239,6 +286,26 @@ func NewAdminServiceClient(httpClient connect.HTTPClient, baseURL string, opts .
 			connect.WithSchema(adminServiceMethods.ByName("RevokeToken")),
 			connect.WithClientOptions(opts...),
 		),
+		setTeamAudit: connect.NewClient[teamv1.SetTeamAuditRequest, teamv1.SetTeamAuditResponse](
+			httpClient,
+			baseURL+AdminServiceSetTeamAuditProcedure,
+			connect.WithSchema(adminServiceMethods.ByName("SetTeamAudit")),
+			connect.WithClientOptions(opts...),
+		),
+		listMachines: connect.NewClient[teamv1.ListMachinesRequest, teamv1.ListMachinesResponse](
+			httpClient,
+			baseURL+AdminServiceListMachinesProcedure,
+			connect.WithSchema(adminServiceMethods.ByName("ListMachines")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+			connect.WithClientOptions(opts...),
+		),
+		listDecisions: connect.NewClient[teamv1.ListDecisionsRequest, teamv1.ListDecisionsResponse](
+			httpClient,
+			baseURL+AdminServiceListDecisionsProcedure,
+			connect.WithSchema(adminServiceMethods.ByName("ListDecisions")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -255,6 +322,9 @@ type adminServiceClient struct {
 	createToken   *connect.Client[teamv1.CreateTokenRequest, teamv1.CreateTokenResponse]
 	listTokens    *connect.Client[teamv1.ListTokensRequest, teamv1.ListTokensResponse]
 	revokeToken   *connect.Client[teamv1.RevokeTokenRequest, teamv1.RevokeTokenResponse]
+	setTeamAudit  *connect.Client[teamv1.SetTeamAuditRequest, teamv1.SetTeamAuditResponse]
+	listMachines  *connect.Client[teamv1.ListMachinesRequest, teamv1.ListMachinesResponse]
+	listDecisions *connect.Client[teamv1.ListDecisionsRequest, teamv1.ListDecisionsResponse]
 }
 
 // CreateTeam calls agenthooks.team.v1.AdminService.CreateTeam.
@@ -312,6 +382,21 @@ func (c *adminServiceClient) RevokeToken(ctx context.Context, req *connect.Reque
 	return c.revokeToken.CallUnary(ctx, req)
 }
 
+// SetTeamAudit calls agenthooks.team.v1.AdminService.SetTeamAudit.
+func (c *adminServiceClient) SetTeamAudit(ctx context.Context, req *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error) {
+	return c.setTeamAudit.CallUnary(ctx, req)
+}
+
+// ListMachines calls agenthooks.team.v1.AdminService.ListMachines.
+func (c *adminServiceClient) ListMachines(ctx context.Context, req *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {
+	return c.listMachines.CallUnary(ctx, req)
+}
+
+// ListDecisions calls agenthooks.team.v1.AdminService.ListDecisions.
+func (c *adminServiceClient) ListDecisions(ctx context.Context, req *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error) {
+	return c.listDecisions.CallUnary(ctx, req)
+}
+
 // AdminServiceHandler is an implementation of the agenthooks.team.v1.AdminService service.
 type AdminServiceHandler interface {
 	CreateTeam(context.Context, *connect.Request[teamv1.CreateTeamRequest]) (*connect.Response[teamv1.CreateTeamResponse], error)
@@ -325,6 +410,9 @@ type AdminServiceHandler interface {
 	CreateToken(context.Context, *connect.Request[teamv1.CreateTokenRequest]) (*connect.Response[teamv1.CreateTokenResponse], error)
 	ListTokens(context.Context, *connect.Request[teamv1.ListTokensRequest]) (*connect.Response[teamv1.ListTokensResponse], error)
 	RevokeToken(context.Context, *connect.Request[teamv1.RevokeTokenRequest]) (*connect.Response[teamv1.RevokeTokenResponse], error)
+	SetTeamAudit(context.Context, *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error)
+	ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error)
+	ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error)
 }
 
 // NewAdminServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -404,6 +492,26 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 		connect.WithSchema(adminServiceMethods.ByName("RevokeToken")),
 		connect.WithHandlerOptions(opts...),
 	)
+	adminServiceSetTeamAuditHandler := connect.NewUnaryHandler(
+		AdminServiceSetTeamAuditProcedure,
+		svc.SetTeamAudit,
+		connect.WithSchema(adminServiceMethods.ByName("SetTeamAudit")),
+		connect.WithHandlerOptions(opts...),
+	)
+	adminServiceListMachinesHandler := connect.NewUnaryHandler(
+		AdminServiceListMachinesProcedure,
+		svc.ListMachines,
+		connect.WithSchema(adminServiceMethods.ByName("ListMachines")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+		connect.WithHandlerOptions(opts...),
+	)
+	adminServiceListDecisionsHandler := connect.NewUnaryHandler(
+		AdminServiceListDecisionsProcedure,
+		svc.ListDecisions,
+		connect.WithSchema(adminServiceMethods.ByName("ListDecisions")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/agenthooks.team.v1.AdminService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case AdminServiceCreateTeamProcedure:
@@ -428,6 +536,12 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 			adminServiceListTokensHandler.ServeHTTP(w, r)
 		case AdminServiceRevokeTokenProcedure:
 			adminServiceRevokeTokenHandler.ServeHTTP(w, r)
+		case AdminServiceSetTeamAuditProcedure:
+			adminServiceSetTeamAuditHandler.ServeHTTP(w, r)
+		case AdminServiceListMachinesProcedure:
+			adminServiceListMachinesHandler.ServeHTTP(w, r)
+		case AdminServiceListDecisionsProcedure:
+			adminServiceListDecisionsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -479,4 +593,16 @@ func (UnimplementedAdminServiceHandler) ListTokens(context.Context, *connect.Req
 
 func (UnimplementedAdminServiceHandler) RevokeToken(context.Context, *connect.Request[teamv1.RevokeTokenRequest]) (*connect.Response[teamv1.RevokeTokenResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.RevokeToken is not implemented"))
+}
+
+func (UnimplementedAdminServiceHandler) SetTeamAudit(context.Context, *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.SetTeamAudit is not implemented"))
+}
+
+func (UnimplementedAdminServiceHandler) ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.ListMachines is not implemented"))
+}
+
+func (UnimplementedAdminServiceHandler) ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.ListDecisions is not implemented"))
 }

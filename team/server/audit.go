@@ -1,0 +1,134 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/agenthooks/agenthooks/team/store"
+	teamv1 "github.com/agenthooks/agenthooks/team/teamv1"
+)
+
+// Bounds of an upload of decisions.
+const (
+	maxDecisionsPerUpload = 500
+	maxDecisionText       = 4096
+)
+
+// UploadDecisions stores a batch of a member machine's decisions, if the
+// member's team turned its audit on.
+func (h *teamHooks) UploadDecisions(ctx context.Context, req *connect.Request[teamv1.UploadDecisionsRequest]) (*connect.Response[teamv1.UploadDecisionsResponse], error) {
+	tok := caller(ctx)
+	m, ok := machineReport(req.Msg.GetMachine(), tok, time.Now())
+	if !ok {
+		return nil, invalid("machine.id", "is missing or not 1 to 64 letters, digits, - or _", "send the id the machine keeps (agenthooks sync does)")
+	}
+	if n := len(req.Msg.GetDecisions()); n > maxDecisionsPerUpload {
+		return nil, invalid("decisions", fmt.Sprintf("%d decisions in one upload, over %d", n, maxDecisionsPerUpload), "send them in batches")
+	}
+	ds := make([]store.Decision, 0, len(req.Msg.GetDecisions()))
+	for i, d := range req.Msg.GetDecisions() {
+		if !machineIDRE.MatchString(d.GetId()) {
+			return nil, invalid(fmt.Sprintf("decisions[%d].id", i), "is missing or not 1 to 64 letters, digits, - or _", "send the record's id")
+		}
+		ds = append(ds, store.Decision{
+			MachineID:      m.MachineID,
+			Hostname:       m.Hostname,
+			RecordID:       d.GetId(),
+			AtMs:           d.GetAtUnixMs(),
+			Step:           printableField(d.GetStep(), 64),
+			Outcome:        printableField(d.GetOutcome(), 32),
+			Decision:       printableField(d.GetDecision(), 32),
+			ScriptName:     printableField(d.GetScriptName(), store.ScriptNameMax),
+			Agent:          printableField(d.GetAgent(), 32),
+			ConversationID: printableField(d.GetConversationId(), 128),
+			What:           printableText(d.GetWhat(), maxDecisionText),
+			Message:        printableText(d.GetMessage(), maxDecisionText),
+		})
+	}
+	n, err := h.s.cfg.Store.AddDecisions(ctx, tok.TeamID, ds)
+	if err != nil {
+		return nil, toConnect(h.s.log, req.Spec().Procedure, err)
+	}
+	h.s.fleet.note(m)
+	return connect.NewResponse(&teamv1.UploadDecisionsResponse{Accepted: int32(n)}), nil
+}
+
+func (a *admin) SetTeamAudit(ctx context.Context, req *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error) {
+	if req.Msg.GetTeamId() == 0 {
+		return nil, invalid("team_id", "is not set", "give the id of the team (ListTeams shows them)")
+	}
+	t, err := a.s.cfg.Store.SetTeamAudit(ctx, req.Msg.GetTeamId(), req.Msg.GetAudit(), int(req.Msg.GetAuditRetentionDays()))
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	return connect.NewResponse(&teamv1.SetTeamAuditResponse{Team: teamToProto(t)}), nil
+}
+
+// ListMachines writes this replica's pending reports first, so that a
+// machine that just synced through it is listed.
+func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {
+	if req.Msg.GetTeamId() == 0 {
+		return nil, invalid("team_id", "is not set", "give the id of the team (ListTeams shows them)")
+	}
+	t, err := a.s.cfg.Store.Team(ctx, req.Msg.GetTeamId())
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	if err := a.s.fleet.flush(ctx); err != nil {
+		return nil, a.fail(req, err)
+	}
+	ms, err := a.s.cfg.Store.Machines(ctx, t.ID)
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	now := time.Now()
+	resp := &teamv1.ListMachinesResponse{Revision: t.Revision, Machines: make([]*teamv1.MachineStatus, len(ms))}
+	for i, m := range ms {
+		resp.Machines[i] = machineStatus(m, t.Revision, now)
+	}
+	return connect.NewResponse(resp), nil
+}
+
+func (a *admin) ListDecisions(ctx context.Context, req *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error) {
+	m := req.Msg
+	if m.GetTeamId() == 0 {
+		return nil, invalid("team_id", "is not set", "give the id of the team (ListTeams shows them)")
+	}
+	if _, err := a.s.cfg.Store.Team(ctx, m.GetTeamId()); err != nil {
+		return nil, a.fail(req, err)
+	}
+	ds, err := a.s.cfg.Store.Decisions(ctx, store.DecisionFilter{
+		TeamID: m.GetTeamId(), ScriptName: m.GetScriptName(), MachineID: m.GetMachineId(), Agent: m.GetAgent(),
+		Step: m.GetStep(), SinceMs: m.GetSinceUnixMs(), UntilMs: m.GetUntilUnixMs(), Limit: int(m.GetLimit()),
+	})
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	resp := &teamv1.ListDecisionsResponse{Decisions: make([]*teamv1.Decision, len(ds))}
+	for i, d := range ds {
+		resp.Decisions[i] = &teamv1.Decision{Id: d.RecordID, AtUnixMs: d.AtMs, Step: d.Step, Outcome: d.Outcome, Decision: d.Decision,
+			ScriptName: d.ScriptName, Agent: d.Agent, ConversationId: d.ConversationID, What: d.What, Message: d.Message,
+			MachineId: d.MachineID, Hostname: d.Hostname}
+	}
+	return connect.NewResponse(resp), nil
+}
+
+// printableText keeps at most n bytes of s, line breaks and tabs
+// included, other control characters dropped.
+func printableText(s string, n int) string {
+	out := make([]rune, 0, min(len(s), n))
+	size := 0
+	for _, r := range s {
+		if r == '\uFFFD' || (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			continue
+		}
+		if size += len(string(r)); size > n {
+			break
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}

@@ -1,0 +1,173 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/agenthooks/agenthooks/team/store"
+	teamv1 "github.com/agenthooks/agenthooks/team/teamv1"
+)
+
+// Fleet timings and bounds.
+const (
+	// fleetFlushEvery is how often machines' reports are written: every
+	// member polls often, and one write per poll would put the database
+	// back on the common path that the store's memo keeps it off.
+	fleetFlushEvery = 2 * time.Second
+	// fleetMaxPending bounds the reports held between writes; more
+	// machines than that in one interval lose their report until the next.
+	fleetMaxPending = 100_000
+	// StaleAfter is how long a machine may stay silent before it stands
+	// out in the fleet view.
+	StaleAfter = 24 * time.Hour
+)
+
+// fleet keeps the machines' latest reports in memory and writes them in
+// batches.
+type fleet struct {
+	st      store.Store
+	log     *slog.Logger
+	mu      sync.Mutex
+	pending map[fleetKey]store.MachineReport
+	dropped int
+}
+
+type fleetKey struct {
+	team    int64
+	machine string
+}
+
+func newFleet(st store.Store, log *slog.Logger) *fleet {
+	return &fleet{st: st, log: log, pending: map[fleetKey]store.MachineReport{}}
+}
+
+// note keeps a report for the next write.
+func (f *fleet) note(m store.MachineReport) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	k := fleetKey{m.TeamID, m.MachineID}
+	if _, ok := f.pending[k]; !ok && len(f.pending) >= fleetMaxPending {
+		f.dropped++
+		return
+	}
+	f.pending[k] = m
+}
+
+// flush writes the reports held so far. Reports a failed write could not
+// store are kept for the next one, unless a newer one came meanwhile.
+func (f *fleet) flush(ctx context.Context) error {
+	f.mu.Lock()
+	batch, dropped := f.pending, f.dropped
+	f.pending, f.dropped = map[fleetKey]store.MachineReport{}, 0
+	f.mu.Unlock()
+	if dropped > 0 {
+		f.log.Warn("machines' reports dropped: more machines reported in one interval than the server holds", "dropped", dropped, "max", fleetMaxPending)
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	reports := make([]store.MachineReport, 0, len(batch))
+	for _, m := range batch {
+		reports = append(reports, m)
+	}
+	err := f.st.RecordMachines(ctx, reports)
+	if err != nil {
+		f.mu.Lock()
+		for k, m := range batch {
+			if _, newer := f.pending[k]; !newer && len(f.pending) < fleetMaxPending {
+				f.pending[k] = m
+			}
+		}
+		f.mu.Unlock()
+	}
+	return err
+}
+
+// run writes the reports every fleetFlushEvery until ctx ends, and once
+// more then.
+func (f *fleet) run(ctx context.Context) {
+	t := time.NewTicker(fleetFlushEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			if err := f.flush(ctx); err != nil {
+				f.log.Warn("could not record machines' reports; they are kept for the next try", "err", err)
+			}
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			if err := f.flush(fctx); err != nil {
+				f.log.Warn("could not record machines' last reports", "err", err)
+			}
+			cancel()
+			return
+		}
+	}
+}
+
+var (
+	machineIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	agentRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+)
+
+// machineReport turns what a machine says of itself into a report, or
+// false when it gives no usable id. What it says is shown to
+// administrators, so it is bounded and made printable.
+func machineReport(m *teamv1.Machine, tok store.Token, now time.Time) (store.MachineReport, bool) {
+	if m == nil || !machineIDRE.MatchString(m.GetId()) {
+		return store.MachineReport{}, false
+	}
+	r := store.MachineReport{
+		TeamID:            tok.TeamID,
+		MachineID:         m.GetId(),
+		Hostname:          printableField(m.GetHostname(), 255),
+		Version:           printableField(m.GetVersion(), 64),
+		InstalledRevision: max(m.GetInstalledRevision(), 0),
+		TokenName:         tok.Name,
+		LastSyncMs:        now.UnixMilli(),
+	}
+	if slices.Contains(store.OperatingSystems, m.GetOs()) {
+		r.OS = m.GetOs()
+	}
+	for _, a := range m.GetAgents() {
+		if agentRE.MatchString(a) && !slices.Contains(r.Agents, a) && len(r.Agents) < 16 {
+			r.Agents = append(r.Agents, a)
+		}
+	}
+	return r, true
+}
+
+// printableField keeps at most n bytes of s's printable characters.
+func printableField(s string, n int) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '\uFFFD' || !unicode.IsPrint(r) && r != ' ' {
+			continue
+		}
+		if b.Len()+len(string(r)) > n {
+			break
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// machineStatus is a machine as the fleet view shows it.
+func machineStatus(m store.MachineReport, revision int64, now time.Time) *teamv1.MachineStatus {
+	behind := max(revision-m.InstalledRevision, 0)
+	silent := now.Sub(time.UnixMilli(m.LastSyncMs)) > StaleAfter
+	return &teamv1.MachineStatus{
+		Machine: &teamv1.Machine{Id: m.MachineID, Hostname: m.Hostname, Os: m.OS, Version: m.Version,
+			InstalledRevision: m.InstalledRevision, Agents: m.Agents},
+		TeamId:         m.TeamID,
+		LastSyncUnixMs: m.LastSyncMs,
+		Behind:         behind,
+		Stale:          behind > 0 || silent,
+	}
+}
