@@ -38,6 +38,9 @@ type Record struct {
 	Outcome string `json:"outcome"`
 	// Decision is the merged decision of the whole run it belonged to.
 	Decision string `json:"decision"`
+	// Agent names the agent the step came from ("claude", "codex", …:
+	// run --from AGENT); empty for a step in Cursor's own format.
+	Agent string `json:"agent,omitempty"`
 }
 
 // NewID returns an id of the form Cursor uses: a timestamp and a random

@@ -334,6 +334,7 @@ func (e *Engine) record(ctx context.Context, step event.Step, conv string, body 
 	now := time.Now()
 	recs := make([]audit.Record, len(d.Hooks))
 	summary := d.Summary()
+	agent := agentOf(ctx)
 	for i, o := range d.Hooks {
 		r := o.Result
 		rec := audit.Record{
@@ -353,6 +354,7 @@ func (e *Engine) record(ctx context.Context, step event.Step, conv string, body 
 			Failure:        string(r.Failure),
 			Outcome:        o.Said,
 			Decision:       summary,
+			Agent:          agent,
 		}
 		if o.Hook.Type == config.TypePrompt {
 			rec.Command = o.Hook.Prompt

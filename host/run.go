@@ -81,6 +81,9 @@ func (h *Host) Run(ctx context.Context, req Request) (rep *Reply) {
 	if req.Env != nil {
 		ctx = engine.WithEnv(ctx, req.Env)
 	}
+	if req.Agent != "" {
+		ctx = engine.WithAgent(ctx, req.Agent)
+	}
 	defer func() {
 		if rep != nil {
 			rep.Warnings = rw.take()

@@ -125,6 +125,7 @@ func testRecord(cmd string) audit.Record {
 		Failure:        "exit_status",
 		Outcome:        "deny",
 		Decision:       "deny",
+		Agent:          "claude",
 	}
 }
 

@@ -90,6 +90,10 @@ var migrations = []string{
 	CREATE TRIGGER payloads_deleted AFTER DELETE ON payloads BEGIN
 		UPDATE log_size SET bytes = bytes - old.bytes;
 	END;`,
+
+	// 3: the agent a step came from (run --from AGENT); '' for steps in
+	// Cursor's own format.
+	`ALTER TABLE records ADD COLUMN agent TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema to len(migrations), one transaction per

@@ -78,7 +78,7 @@ func (s *Store) Records(ctx context.Context, q Query) ([]Entry, error) {
 	// written before the payloads table existed.
 	b.WriteString(`SELECT r.seq, r.id, r.time_ns, r.step, r.conversation_id, r.command, r.type, r.source, r.file,
 		r.hook_index, COALESCE(p.data, r.payload), r.response, r.duration_ms, r.exit_code, r.stderr, r.failure,
-		r.outcome, r.decision FROM records r LEFT JOIN payloads p ON p.id = r.payload_id`)
+		r.outcome, r.decision, r.agent FROM records r LEFT JOIN payloads p ON p.id = r.payload_id`)
 	if len(where) > 0 {
 		b.WriteString(" WHERE " + strings.Join(where, " AND "))
 	}
@@ -112,7 +112,7 @@ func scanEntry(rows *sql.Rows) (Entry, error) {
 	var payload, response []byte
 	r := &e.Record
 	err := rows.Scan(&e.Seq, &r.ID, &ns, &r.Step, &r.ConversationID, &r.Command, &r.Type, &r.Source, &r.File,
-		&r.Index, &payload, &response, &r.DurationMS, &r.ExitCode, &r.Stderr, &r.Failure, &r.Outcome, &r.Decision)
+		&r.Index, &payload, &response, &r.DurationMS, &r.ExitCode, &r.Stderr, &r.Failure, &r.Outcome, &r.Decision, &r.Agent)
 	if err != nil {
 		return e, err
 	}

@@ -10,8 +10,8 @@ import (
 )
 
 const insertRecord = `INSERT INTO records (id, time_ns, step, conversation_id, command, type, source, file,
-	hook_index, payload_id, response, duration_ms, exit_code, stderr, failure, outcome, decision, bytes)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	hook_index, payload_id, response, duration_ms, exit_code, stderr, failure, outcome, decision, bytes, agent)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // Write stores one run's records (audit.Sink calls it once per run, all
 // the records carrying the run's payload) in one transaction, redacted as
@@ -133,7 +133,7 @@ func (s *Store) insertRun(ctx context.Context, tx *sql.Tx, r run, once bool) (fi
 		}
 		res, err := stmt.ExecContext(ctx, rec.ID, unixNano(rec.Time), rec.Step, rec.ConversationID, rec.Command, rec.Type,
 			rec.Source, rec.File, rec.Index, payloadID, nullBytes(rec.Response), rec.DurationMS, rec.ExitCode,
-			rec.Stderr, rec.Failure, rec.Outcome, rec.Decision, rec.size())
+			rec.Stderr, rec.Failure, rec.Outcome, rec.Decision, rec.size(), rec.Agent)
 		if err != nil {
 			return 0, 0, fmt.Errorf("insert record %s: %w", rec.ID, err)
 		}

@@ -120,5 +120,5 @@ func (r *run) size() int64 {
 // size is a record's bytes as the log counts them, its payload apart.
 func (r *runRecord) size() int64 {
 	return recordOverhead + int64(len(r.ID)+len(r.Step)+len(r.ConversationID)+len(r.Command)+len(r.Type)+
-		len(r.Source)+len(r.File)+len(r.Response)+len(r.Stderr)+len(r.Failure)+len(r.Outcome)+len(r.Decision))
+		len(r.Source)+len(r.File)+len(r.Response)+len(r.Stderr)+len(r.Failure)+len(r.Outcome)+len(r.Decision)+len(r.Agent))
 }

@@ -286,7 +286,9 @@ func (e *engineHost) keepTeamCurrent(ctx context.Context, logger *slog.Logger) {
 		logger.Warn("team sync: no home folder", "err", err)
 		return
 	}
-	client, err := teamsync.New(teamsync.Options{Server: server, Token: token, Home: home})
+	reporting := openTeamReporting(ctx, home, io.Discard)
+	defer reporting.Close()
+	client, err := teamsync.New(reporting.options(teamsync.Options{Server: server, Token: token, Home: home}))
 	if err != nil {
 		logger.Warn("team sync", "err", err)
 		return

@@ -105,10 +105,12 @@ func (o *syncOptions) run(ctx context.Context) error {
 		}
 		home = h
 	}
-	client, err := teamsync.New(teamsync.Options{
+	reporting := openTeamReporting(ctx, home, o.io.Err)
+	defer reporting.Close()
+	client, err := teamsync.New(reporting.options(teamsync.Options{
 		Server: server, Token: token, Home: home,
 		MaxScriptBytes: o.maxScript, Timeout: o.timeout, AllowInsecureHTTP: o.allowHTTP,
-	})
+	}))
 	if err != nil {
 		return usageErr("%v", err)
 	}
@@ -129,6 +131,11 @@ func (o *syncOptions) runShow(ctx context.Context, client *teamsync.Client) erro
 	}
 	if err := p.Show(o.io.Out); err != nil {
 		return err
+	}
+	if p.Audit {
+		fmt.Fprintf(o.io.Out, "\nThis team's audit is on. Each sync sends %s\n", teamsync.AuditDescription)
+	} else {
+		fmt.Fprintln(o.io.Out, "\nThis team's audit is off: no decision leaves this machine. Each sync reports this machine (its id, host name, system, agenthooks version, installed revision and wired agents) to the team's fleet view.")
 	}
 	if p.NeedsAcceptance {
 		fmt.Fprintln(o.io.Out, "\nTo install these hooks: agenthooks sync --accept")
@@ -168,10 +175,14 @@ func describe(r *teamsync.Result) string {
 	if r.TeamName != "" {
 		team = fmt.Sprintf("team %q (id %d)", teamsync.Printable(r.TeamName), r.TeamID)
 	}
-	if !r.Changed {
-		return fmt.Sprintf("%s: unchanged at revision %d", team, r.Revision)
+	sent := ""
+	if r.Uploaded > 0 {
+		sent = fmt.Sprintf("; %d decision(s) sent to the team's audit", r.Uploaded)
 	}
-	return fmt.Sprintf("%s: changed to revision %d: %d hook(s) in %s", team, r.Revision, r.Hooks, r.Dir)
+	if !r.Changed {
+		return fmt.Sprintf("%s: unchanged at revision %d%s", team, r.Revision, sent)
+	}
+	return fmt.Sprintf("%s: changed to revision %d: %d hook(s) in %s%s", team, r.Revision, r.Hooks, r.Dir, sent)
 }
 
 // failure reports a failed single sync and ends with exit 1.

@@ -269,3 +269,19 @@ func removeEmptyDirs(dir, stop string) {
 		}
 	}
 }
+
+// Wired lists the agents whose user-scope settings run agenthooks, as
+// Install leaves them: what a machine tells its team's fleet view.
+func Wired(home string, getenv func(string) string) []string {
+	var out []string
+	for _, name := range Agents() {
+		a, path, err := Options{Agent: name, Scope: User, Home: home, Getenv: getenv}.resolve()
+		if err != nil {
+			continue
+		}
+		if data, ok, err := readFile(path); err == nil && ok && installed(a, data) {
+			out = append(out, name)
+		}
+	}
+	return out
+}

@@ -42,6 +42,8 @@ type Result struct {
 	Hooks    int
 	Dir      string
 	Warnings []string
+	// Uploaded counts the decisions sent to the team's audit.
+	Uploaded int
 }
 
 // Apply installs the plan. accept acknowledges a team's hooks the first
@@ -83,6 +85,7 @@ func (c *Client) Apply(ctx context.Context, p *Plan, accept bool) (*Result, erro
 	next := State{Server: c.server, TokenID: c.tokenID, TeamID: p.TeamID, TeamName: p.TeamName, Revision: p.Revision}
 	if st != nil {
 		next.Accepted, next.AcceptedAt, next.Files = st.Accepted, st.AcceptedAt, st.Files
+		next.AuditOn, next.AuditSeq = st.AuditOn, st.AuditSeq
 		if next.TeamName == "" {
 			next.TeamName = st.TeamName
 		}
@@ -97,10 +100,10 @@ func (c *Client) Apply(ctx context.Context, p *Plan, accept bool) (*Result, erro
 		}
 		res.Hooks = -1
 		next.Revision = st.Revision
-		return res, c.finish(team, &next)
+		return res, c.finish(ctx, team, p, res, &next)
 	}
 	if st != nil && sameDigests(st.Files, p.digests) && verify(team, st) == nil {
-		return res, c.finish(team, &next)
+		return res, c.finish(ctx, team, p, res, &next)
 	}
 
 	if st == nil {
@@ -117,11 +120,14 @@ func (c *Client) Apply(ctx context.Context, p *Plan, accept bool) (*Result, erro
 	}
 	res.Changed = true
 	next.Files = p.digests
-	return res, c.finish(team, &next)
+	return res, c.finish(ctx, team, p, res, &next)
 }
 
-// finish records a successful sync.
-func (c *Client) finish(team *os.Root, st *State) error {
+// finish uploads the team's audit, if the team turned it on, and records
+// a successful sync. It runs under the team's lock, so that two syncs
+// never send the same decisions.
+func (c *Client) finish(ctx context.Context, team *os.Root, p *Plan, res *Result, st *State) error {
+	c.audit(ctx, p, res, st)
 	st.LastSuccess = time.Now().UTC()
 	return writeState(team, st)
 }

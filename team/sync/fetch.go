@@ -44,7 +44,7 @@ func (c *Client) Fetch(ctx context.Context) (*Plan, error) {
 			if name == "" {
 				name = prev.TeamName
 			}
-			return &Plan{Server: c.server, TeamID: prev.TeamID, TeamName: name, Revision: prev.Revision,
+			return &Plan{Server: c.server, TeamID: prev.TeamID, TeamName: name, Revision: prev.Revision, Audit: resp.GetAudit(),
 				Unchanged: true, Dir: config.TeamHooksDir(c.opts.Home, teamFolderID(prev.TeamID))}, nil
 		}
 		// The token now belongs to another team, whose revision happens
@@ -174,6 +174,7 @@ func (c *Client) get(ctx context.Context, known int64) (*teamv1.GetTeamHooksResp
 			ActiveOnly:      true,
 			OperatingSystem: c.opts.OS,
 			KnownRevision:   known,
+			Machine:         c.machine(known),
 		})
 		req.Header().Set("Authorization", "Bearer "+c.opts.Token)
 		resp, err := c.rpc.GetTeamHooks(ctx, req)

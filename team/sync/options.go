@@ -87,6 +87,12 @@ type Options struct {
 	// AllowInsecureHTTP permits plain http:// to a non-loopback host,
 	// which sends the token in clear text.
 	AllowInsecureHTTP bool
+	// Machine describes this machine to the team's fleet view; its zero
+	// value reports nothing.
+	Machine Machine
+	// Log is the local execution log the team's audit reads, when the
+	// team turns it on; nil sends nothing.
+	Log DecisionLog
 	// HTTPClient carries the requests; nil means a client with the
 	// default transport (proxy settings from the environment, system
 	// TLS roots).

@@ -53,6 +53,8 @@ type Plan struct {
 	NeedsAcceptance bool
 	// Dir is the hooks folder the set goes into.
 	Dir string
+	// Audit is set when the team collects its members' decisions.
+	Audit bool
 
 	files   []file            // the manifest and the scripts; nil when Unchanged by the server's word
 	digests map[string]string // file name → SHA-256, hex
@@ -99,6 +101,7 @@ func (c *Client) build(resp *teamv1.GetTeamHooksResponse) (*Plan, error) {
 		TeamID:   resp.GetTeamId(),
 		TeamName: resp.GetTeamName(),
 		Revision: resp.GetRevision(),
+		Audit:    resp.GetAudit(),
 		Dir:      config.TeamHooksDir(c.opts.Home, teamFolderID(resp.GetTeamId())),
 	}
 	var problems []string

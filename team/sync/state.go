@@ -34,6 +34,11 @@ type State struct {
 	// sync can tell that the folder still holds what it wrote (and
 	// repair it when it does not).
 	Files map[string]string `json:"files,omitempty"`
+	// AuditOn is set while the team's audit is on; AuditSeq is then the
+	// last record of the local log the audit has seen (sent, or passed
+	// over as not one of the team's decisions).
+	AuditOn  bool  `json:"audit_on,omitempty"`
+	AuditSeq int64 `json:"audit_seq,omitempty"`
 }
 
 // LastSynced returns the state of the team this client's server and token

@@ -31,5 +31,9 @@ func (c *Client) Sync(ctx context.Context, confirm Confirm) (*Result, error) {
 			return nil, &NotAcceptedError{Plan: p}
 		}
 	}
-	return c.Apply(ctx, p, accept)
+	res, err := c.Apply(ctx, p, accept)
+	if err == nil && res.Changed {
+		c.report(ctx, res.Revision)
+	}
+	return res, err
 }
