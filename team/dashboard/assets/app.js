@@ -180,6 +180,90 @@ async function refresh() {
   $("revision").textContent = "revision " + (hooks.revision || "0");
   renderHooks(hooks.hooks || [], hooks.problems || []);
   renderHistory(history.changes || []);
+  await Promise.all([refreshFleet(), refreshAudit()]);
+}
+
+// The fleet: every machine that synced the team, the stale ones marked.
+
+async function refreshFleet() {
+  const data = await call("ListMachines", { teamId: state.teamId });
+  const machines = data.machines || [];
+  const body = $("machines").tBodies[0];
+  body.replaceChildren();
+  let stale = 0;
+  for (const m of machines) {
+    const row = document.createElement("tr");
+    const mc = m.machine || {};
+    row.dataset.machine = mc.id || "";
+    if (m.stale) {
+      row.className = "stale";
+      stale++;
+    }
+    cell(row, mc.hostname || "", "nowrap");
+    cell(row, mc.id || "", "mono");
+    cell(row, mc.os || "");
+    cell(row, mc.version || "", "mono");
+    cell(row, mc.installedRevision || "0");
+    cell(row, m.behind || "0");
+    cell(row, formatTime(m.lastSyncUnixMs), "nowrap");
+    cell(row, (mc.agents || []).join(", "));
+    body.append(row);
+  }
+  $("no-machines").hidden = machines.length > 0;
+  $("fleet-summary").textContent = machines.length ? machines.length + " machine(s), " + stale + " stale" : "";
+}
+
+// The audit: the team's setting, and what members' machines sent.
+
+function currentTeam() {
+  return state.teams.find((t) => t.id === state.teamId);
+}
+
+async function refreshAudit() {
+  const t = currentTeam();
+  $("audit-on").checked = !!(t && t.audit);
+  $("audit-days").value = t && t.auditRetentionDays ? String(t.auditRetentionDays) : "";
+  const since = $("filter-since").value;
+  const data = await call("ListDecisions", {
+    teamId: state.teamId,
+    scriptName: $("filter-script").value.trim(),
+    machineId: $("filter-machine").value.trim(),
+    agent: $("filter-agent").value.trim(),
+    step: $("filter-step").value.trim(),
+    sinceUnixMs: since ? String(new Date(since).getTime()) : "0",
+    limit: 500,
+  });
+  const decisions = data.decisions || [];
+  const body = $("decisions").tBodies[0];
+  body.replaceChildren();
+  for (const d of decisions) {
+    const row = document.createElement("tr");
+    row.dataset.outcome = d.outcome || "";
+    row.dataset.script = d.scriptName || "";
+    cell(row, formatTime(d.atUnixMs), "nowrap");
+    cell(row, d.hostname || d.machineId || "", "nowrap");
+    cell(row, d.agent || "");
+    cell(row, d.step || "", "mono nowrap");
+    cell(row, d.outcome || "", "nowrap");
+    cell(row, d.scriptName || "", "mono nowrap");
+    cell(row, d.what || "", "mono text");
+    cell(row, d.message || "", "text");
+    body.append(row);
+  }
+  $("no-decisions").hidden = decisions.length > 0;
+}
+
+async function saveAudit() {
+  const days = $("audit-days").value.trim();
+  const data = await call("SetTeamAudit", {
+    teamId: state.teamId,
+    audit: $("audit-on").checked,
+    auditRetentionDays: days === "" ? 0 : Number(days),
+  });
+  const i = state.teams.findIndex((t) => t.id === data.team.id);
+  if (i >= 0) state.teams[i] = data.team;
+  await refreshAudit();
+  showStatus("Audit " + (data.team.audit ? "on" : "off") + " for " + data.team.name + ".");
 }
 
 function formatTime(ms) {
@@ -369,6 +453,14 @@ function start() {
   $("hook-form").addEventListener("submit", (e) => {
     e.preventDefault();
     guarded(saveHook);
+  });
+  $("audit-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(saveAudit);
+  });
+  $("audit-filter").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(refreshAudit);
   });
 
   if (sessionStorage.getItem(TOKEN_KEY)) {
