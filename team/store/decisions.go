@@ -21,7 +21,15 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 		if !t.Audit {
 			return fmt.Errorf("team %d: %w", teamID, ErrAuditOff)
 		}
+		days := t.AuditRetentionDays
+		if days == 0 {
+			days = DefaultAuditRetentionDays
+		}
+		cutoff := time.Now().Add(-time.Duration(days) * 24 * time.Hour).UnixMilli()
 		for _, d := range ds {
+			if d.AtMs < cutoff {
+				continue // past the retention already: not kept
+			}
 			res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
 				decision, script_name, agent, conversation_id, what, message, received_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -35,11 +43,6 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 				added += int(n)
 			}
 		}
-		days := t.AuditRetentionDays
-		if days == 0 {
-			days = DefaultAuditRetentionDays
-		}
-		cutoff := time.Now().Add(-time.Duration(days) * 24 * time.Hour).UnixMilli()
 		_, err = tx.ExecContext(ctx, s.d.rebind(`DELETE FROM decisions WHERE team_id = ? AND at < ?`), teamID, cutoff)
 		return err
 	})

@@ -73,9 +73,9 @@ type Store interface {
 	// Machines returns a team's machines, the latest sync first.
 	Machines(ctx context.Context, teamID int64) ([]MachineReport, error)
 	// AddDecisions stores a machine's decisions for a team whose audit
-	// is on (ErrAuditOff otherwise), each (machine, id) once, and prunes
-	// the team's decisions past their retention. It returns how many
-	// were new.
+	// is on (ErrAuditOff otherwise), each (machine, id) once and none
+	// already past the team's retention, and prunes the team's decisions
+	// past it. It returns how many were new.
 	AddDecisions(ctx context.Context, teamID int64, ds []Decision) (int, error)
 	// Decisions returns a team's decisions, newest first.
 	Decisions(ctx context.Context, f DecisionFilter) ([]Decision, error)

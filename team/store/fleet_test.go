@@ -1,0 +1,128 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestMachines: a machine's row is replaced by its newer reports and
+// never by an older one (a slower replica's); reports for a team that
+// does not exist are dropped.
+func TestMachines(t *testing.T) {
+	each(t, func(t *testing.T, s Store) {
+		ctx := context.Background()
+		team := mustTeam(t, s, "platform")
+		r := MachineReport{TeamID: team.ID, MachineID: "m1", Hostname: "laptop", OS: "Linux", Version: "v1",
+			InstalledRevision: 3, Agents: []string{"claude", "codex"}, TokenName: "laptops", LastSyncMs: 2000}
+		older := r
+		older.InstalledRevision, older.LastSyncMs = 2, 1000
+		ghost := r
+		ghost.TeamID = team.ID + 100
+		for _, batch := range [][]MachineReport{{r}, {older}, {ghost}} {
+			if err := s.RecordMachines(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ms, err := s.Machines(ctx, team.ID)
+		if err != nil || len(ms) != 1 || ms[0].InstalledRevision != 3 || ms[0].LastSyncMs != 2000 || !slices.Equal(ms[0].Agents, r.Agents) {
+			t.Fatalf("machines %+v, %v", ms, err)
+		}
+		newer := r
+		newer.InstalledRevision, newer.LastSyncMs, newer.Agents = 4, 3000, nil
+		if err := s.RecordMachines(ctx, []MachineReport{newer}); err != nil {
+			t.Fatal(err)
+		}
+		if ms, err = s.Machines(ctx, team.ID); err != nil || len(ms) != 1 || ms[0].InstalledRevision != 4 || ms[0].Agents != nil {
+			t.Fatalf("after a newer report: %+v, %v", ms, err)
+		}
+		if ms, err := s.Machines(ctx, ghost.TeamID); err != nil || len(ms) != 0 {
+			t.Fatalf("a report for no team was kept: %+v, %v", ms, err)
+		}
+	})
+}
+
+// TestDecisions: refused while the team's audit is off; each (machine,
+// record) stored once however often it is sent; filtered; pruned past
+// the team's retention.
+func TestDecisions(t *testing.T) {
+	each(t, func(t *testing.T, s Store) {
+		ctx := context.Background()
+		team := mustTeam(t, s, "platform")
+		now := time.Now().UnixMilli()
+		d := func(machine, rec, agent string, age time.Duration) Decision {
+			return Decision{MachineID: machine, Hostname: machine + ".local", RecordID: rec, AtMs: now - age.Milliseconds(),
+				Step: "beforeShellExecution", Outcome: "deny", Decision: "deny", ScriptName: "guard.sh", Agent: agent, What: "git push"}
+		}
+		batch := []Decision{d("m1", "r1", "claude", time.Minute), d("m1", "r2", "codex", time.Hour), d("m2", "r1", "claude", 0)}
+		if _, err := s.AddDecisions(ctx, team.ID, batch); !errors.Is(err, ErrAuditOff) {
+			t.Fatalf("decisions for a team whose audit is off: %v", err)
+		}
+		if _, err := s.SetTeamAudit(ctx, team.ID, true, -1); err == nil {
+			t.Fatal("a negative retention was accepted")
+		}
+		tm, err := s.SetTeamAudit(ctx, team.ID, true, 7)
+		if err != nil || !tm.Audit || tm.AuditRetentionDays != 7 {
+			t.Fatalf("SetTeamAudit: %+v, %v", tm, err)
+		}
+		if got, _ := s.Team(ctx, team.ID); !got.Audit {
+			t.Fatal("the team does not read back with its audit on")
+		}
+		for want := range []int{3, 0} {
+			n, err := s.AddDecisions(ctx, team.ID, batch)
+			if err != nil || n != []int{3, 0}[want] {
+				t.Fatalf("upload %d: %d new, %v", want+1, n, err)
+			}
+		}
+		all, err := s.Decisions(ctx, DecisionFilter{TeamID: team.ID})
+		if err != nil || len(all) != 3 || all[0].MachineID != "m2" || all[2].RecordID != "r2" {
+			t.Fatalf("decisions, newest first: %+v, %v", all, err)
+		}
+		for _, c := range []struct {
+			f    DecisionFilter
+			want int
+		}{
+			{DecisionFilter{TeamID: team.ID, MachineID: "m1"}, 2},
+			{DecisionFilter{TeamID: team.ID, Agent: "codex"}, 1},
+			{DecisionFilter{TeamID: team.ID, Step: "stop"}, 0},
+			{DecisionFilter{TeamID: team.ID, ScriptName: "guard.sh", SinceMs: now - (30 * time.Minute).Milliseconds()}, 2},
+			{DecisionFilter{TeamID: team.ID, UntilMs: now - (30 * time.Minute).Milliseconds()}, 1},
+			{DecisionFilter{TeamID: team.ID, Limit: 1}, 1},
+		} {
+			if got, err := s.Decisions(ctx, c.f); err != nil || len(got) != c.want {
+				t.Errorf("filter %+v: %d decisions, want %d (%v)", c.f, len(got), c.want, err)
+			}
+		}
+		// One past the retention of 7 days is not kept.
+		if _, err := s.AddDecisions(ctx, team.ID, []Decision{d("m3", "old", "claude", 8*24*time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.Decisions(ctx, DecisionFilter{TeamID: team.ID, MachineID: "m3"}); len(got) != 0 {
+			t.Errorf("a decision past the retention is kept: %+v", got)
+		}
+		// A shorter retention prunes what it no longer covers.
+		if _, err := s.SetTeamAudit(ctx, team.ID, true, 30); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := s.AddDecisions(ctx, team.ID, []Decision{d("m4", "old", "claude", 8*24*time.Hour)}); err != nil || n != 1 {
+			t.Fatalf("an 8-day-old decision under a 30-day retention: %d, %v", n, err)
+		}
+		if _, err := s.SetTeamAudit(ctx, team.ID, true, 7); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddDecisions(ctx, team.ID, []Decision{d("m5", "new", "claude", 0)}); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.Decisions(ctx, DecisionFilter{TeamID: team.ID, MachineID: "m4"}); len(got) != 0 {
+			t.Errorf("a decision past the new retention is kept: %+v", got)
+		}
+		if _, err := s.SetTeamAudit(ctx, team.ID, false, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.AddDecisions(ctx, team.ID, batch); !errors.Is(err, ErrAuditOff) {
+			t.Fatalf("decisions after the audit was turned off: %v", err)
+		}
+	})
+}
