@@ -42,6 +42,7 @@ type Server struct {
 	requests []Request
 	audit    bool
 	uploads  []*teamv1.UploadDecisionsRequest
+	failUp   bool
 }
 
 // New starts a server for team id named name, accepting token; it stops
@@ -111,6 +112,13 @@ func (s *Server) SetAudit(on bool) {
 	s.audit = on
 }
 
+// FailUploads makes UploadDecisions answer "unavailable" while fail is set.
+func (s *Server) FailUploads(fail bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failUp = fail
+}
+
 // Uploads returns the UploadDecisions calls received so far, refused
 // ones included: what left the member machine.
 func (s *Server) Uploads() []*teamv1.UploadDecisionsRequest {
@@ -130,6 +138,9 @@ func (s *Server) UploadDecisions(_ context.Context, req *connect.Request[teamv1.
 	}
 	if !s.audit {
 		return nil, connect.NewError(connect.CodeFailedPrecondition, errors.New("the team's audit is off"))
+	}
+	if s.failUp {
+		return nil, connect.NewError(connect.CodeUnavailable, errors.New("the database does not answer"))
 	}
 	return connect.NewResponse(&teamv1.UploadDecisionsResponse{Accepted: int32(len(req.Msg.GetDecisions()))}), nil
 }
