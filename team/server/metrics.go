@@ -140,8 +140,10 @@ func (s *Server) observe() connect.UnaryInterceptorFunc {
 			if proc == teamv1connect.TeamHooksServiceGetTeamHooksProcedure && err == nil {
 				level = slog.LevelDebug
 			}
-			s.log.Log(ctx, level, "rpc", "procedure", proc, "code", code, "token", *who,
-				"ms", float64(d.Microseconds())/1000, "peer", req.Peer().Addr, "protocol", req.Peer().Protocol)
+			if s.log.Enabled(ctx, level) { // the fleet's polls: no arguments built for nothing
+				s.log.Log(ctx, level, "rpc", "procedure", proc, "code", code, "token", *who,
+					"ms", float64(d.Microseconds())/1000, "peer", req.Peer().Addr, "protocol", req.Peer().Protocol)
+			}
 			return resp, err
 		}
 	}
