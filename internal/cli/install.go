@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,6 +21,9 @@ type installOptions struct {
 	scope     string
 	workspace string
 	binary    string
+	// trust: open the agent's own gates (--trust); trustSet: the flag was
+	// given, so no question is asked.
+	trust, trustSet bool
 }
 
 // newInstallVerb is `agenthooks install`.
@@ -50,12 +54,24 @@ to it too. It writes the agent's settings with the absolute path of this binary:
 Running it again changes nothing; with a new binary path it replaces the old
 hooks. Every other setting and hook in the file is kept byte for byte, and a file
 that existed is first copied to FILE.agenthooks-backup. uninstall takes it all out
-again: a file not edited since is restored from its backup byte for byte.`,
+again: a file not edited since is restored from its backup byte for byte.
+
+Codex and Copilot CLI have gates of their own: Codex runs a project's hooks
+only in a project it trusts, and each hook only once it was reviewed (/hooks);
+Copilot CLI runs a project's hooks only in a folder it trusts. A hook an agent
+skips lets every action through. With --trust, install records the trust and
+the reviews as the agent itself does ($CODEX_HOME/config.toml,
+$COPILOT_HOME/config.json); without it, install asks on a terminal, and
+otherwise prints the exact settings. uninstall takes back what --trust set.`,
 		Example: `  agenthooks install --agent claude
+  agenthooks install --agent codex --scope project --trust
   agenthooks install --agent gemini --scope project --workspace ~/src/app
   agenthooks uninstall --agent claude`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return o.run() },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.trustSet = cmd.Flags().Changed("trust")
+			return o.run(cmd.Context())
+		},
 	}
 	if uninstall {
 		cmd.Use = "uninstall --agent " + agents + " [--scope user|project]"
@@ -71,13 +87,17 @@ the edits and loses only agenthooks' hooks.`
 	f.StringVar(&o.scope, "scope", install.User, "user (every project) or project (the workspace's own settings)")
 	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace root for --scope project; default: the current directory")
 	f.StringVar(&o.binary, "binary", "", "the agenthooks binary the agent runs; default: this one")
+	if !uninstall {
+		f.BoolVar(&o.trust, "trust", false, "record the workspace's trust and the hooks' review in the agent's own settings "+
+			"(Codex, Copilot CLI), so the agent runs the hooks; --trust=false: neither ask nor record")
+	}
 	_ = cmd.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return install.Agents(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
 
-func (o *installOptions) run() error {
+func (o *installOptions) run(ctx context.Context) error {
 	verb := "install"
 	if o.uninstall {
 		verb = "uninstall"
@@ -134,13 +154,20 @@ func (o *installOptions) run() error {
 			fmt.Fprintf(o.io.Out, "  backup of the file as it was: %s\n", ch.Backup)
 		}
 	}
-	if !o.uninstall {
-		fmt.Fprintf(o.io.Out, "  runs: %s run --from %s\n", bin, o.agent)
-		if ch.Note != "" {
-			fmt.Fprintf(o.io.Out, "  note: %s\n", ch.Note)
+	if o.uninstall {
+		if ch.Untrusted {
+			fmt.Fprintf(o.io.Out, "  took back the trust install --trust had recorded in %s's settings\n", o.agent)
 		}
-		fmt.Fprintln(o.io.Out, "  the hooks it runs: agenthooks list (project hooks run once trusted: agenthooks trust)")
+		return nil
 	}
+	fmt.Fprintf(o.io.Out, "  runs: %s run --from %s\n", bin, o.agent)
+	if ch.Note != "" {
+		fmt.Fprintf(o.io.Out, "  note: %s\n", ch.Note)
+	}
+	if err := o.gates(ctx, opts, ch.Gates); err != nil {
+		return fmt.Errorf("%s: %w", verb, err)
+	}
+	fmt.Fprintln(o.io.Out, "  the hooks it runs: agenthooks list (project hooks run once trusted: agenthooks trust)")
 	return nil
 }
 

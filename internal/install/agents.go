@@ -64,11 +64,11 @@ var agents = []*agent{
 		name: "codex", title: "Codex",
 		project: func(root string) string { return filepath.Join(root, ".codex", "hooks.json") },
 		user:    func(e env) string { return filepath.Join(e.dir("CODEX_HOME", ".codex"), "hooks.json") },
-		events:  []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop", "PreCompact"},
+		events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop",
+			"PreCompact", "SessionEnd"},
 		group: func(command, _ string) group {
 			return group{Hooks: []handler{{Type: "command", Command: command, Timeout: timeoutSeconds}}}
 		},
-		note: "Codex runs a project's hooks once they are trusted in Codex (/hooks).",
 	},
 	{
 		name: "gemini", title: "Gemini CLI",

@@ -53,6 +53,12 @@ type Change struct {
 	Backup string
 	// Note is something the user must do in the agent itself.
 	Note string
+	// Gates are the agent's own conditions for running the hooks, as they
+	// stand after an install (Trust opens them).
+	Gates []Gate
+	// Untrusted: uninstall took back what Trust had set in the agent's
+	// own files.
+	Untrusted bool
 }
 
 // Install wires the agent to agenthooks.
@@ -75,7 +81,8 @@ func Install(o Options) (Change, error) {
 	ch := Change{Path: path, Note: a.note}
 	if exists && bytes.Equal(want, current) {
 		ch.Action = "unchanged"
-		return ch, nil
+		ch.Gates, err = Gates(o)
+		return ch, err
 	}
 	ch.Action = "created"
 	if exists {
@@ -92,7 +99,8 @@ func Install(o Options) (Change, error) {
 	if err := writeFile(path, want, path); err != nil {
 		return Change{}, err
 	}
-	return ch, nil
+	ch.Gates, err = Gates(o)
+	return ch, err
 }
 
 // Uninstall removes what Install added. When the file is exactly what
@@ -105,6 +113,18 @@ func Uninstall(o Options) (Change, error) {
 		return Change{}, err
 	}
 	ch := Change{Path: path, Action: "absent"}
+	// The agent's gates first: what Trust set for these hooks goes even
+	// when the hooks file was removed by hand.
+	l, lerr := ledgerFor(o, a)
+	if lerr != nil {
+		return Change{}, lerr
+	}
+	if l != nil && len(l.entriesFor(path)) > 0 {
+		if err := untrust(o, a, path); err != nil {
+			return Change{}, err
+		}
+		ch.Untrusted = true
+	}
 	current, exists, err := readFile(path)
 	if err != nil || !exists || !installed(a, current) {
 		return ch, err
@@ -284,4 +304,11 @@ func Wired(home string, getenv func(string) string) []string {
 		}
 	}
 	return out
+}
+
+func removeFile(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", path, err)
+	}
+	return nil
 }

@@ -214,8 +214,8 @@ func deleteIndex(elems []hujson.Value, after *hujson.Extra, i int) []hujson.Valu
 	last := i == len(elems)-1
 	trailing := elems[i].AfterExtra
 	elems = append(elems[:i], elems[i+1:]...)
-	if last && len(elems) > 0 && trailing == nil {
-		elems[len(elems)-1].AfterExtra = nil
+	if last && len(elems) > 0 {
+		elems[len(elems)-1].AfterExtra = keepComma(elems[len(elems)-1].AfterExtra, trailing)
 	}
 	if len(elems) == 0 {
 		*after = nil
@@ -223,12 +223,24 @@ func deleteIndex(elems []hujson.Value, after *hujson.Extra, i int) []hujson.Valu
 	return elems
 }
 
+// keepComma is the AfterExtra of a new last element: a trailing comma (a
+// non-nil AfterExtra) exactly when the removed last element had one.
+func keepComma(extra, removed hujson.Extra) hujson.Extra {
+	if removed == nil {
+		return nil
+	}
+	if extra == nil {
+		return hujson.Extra{}
+	}
+	return extra
+}
+
 func deleteMemberIndex(ms []hujson.ObjectMember, after *hujson.Extra, i int) []hujson.ObjectMember {
 	last := i == len(ms)-1
 	trailing := ms[i].Value.AfterExtra
 	ms = append(ms[:i], ms[i+1:]...)
-	if last && len(ms) > 0 && trailing == nil {
-		ms[len(ms)-1].Value.AfterExtra = nil
+	if last && len(ms) > 0 {
+		ms[len(ms)-1].Value.AfterExtra = keepComma(ms[len(ms)-1].Value.AfterExtra, trailing)
 	}
 	if len(ms) == 0 {
 		*after = nil

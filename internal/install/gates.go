@@ -1,0 +1,159 @@
+package install
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// An agent's own gates: conditions the agent itself sets before it runs
+// the hooks install wrote. Codex runs a project's hooks only in a project
+// it trusts, and any hook only once its definition was reviewed (the
+// review is a hash of the hook kept in config.toml); GitHub Copilot CLI
+// runs a project's hooks only in a folder it trusts. A gate that is shut
+// lets every action through unjudged, so install opens the gates with the
+// user's consent (Trust), and otherwise says exactly what to set; the
+// doctor reports them.
+
+// A Gate is one such condition for the hooks of one install.
+type Gate struct {
+	// What is the condition, in words: `Codex trusts the project /p`.
+	What string
+	// File is the agent's file that records it.
+	File string
+	// Setting is the entry of File that opens it, written as in File.
+	Setting string
+	// Open: the agent will run the hooks as far as this gate goes.
+	Open bool
+	// Command opens it in the agent, when the agent has one (Codex's
+	// /hooks is interactive, so this is a hint, not a command line).
+	Command string
+}
+
+// gateSet is how an agent's gates are read and opened.
+type gateSet interface {
+	// gates lists them for the hooks file at hooksPath (as installed).
+	gates(o Options, hooksPath string, hooks []byte) ([]Gate, error)
+	// open opens the shut ones, recording each change in the ledger
+	// under hooksPath.
+	open(o Options, hooksPath string, hooks []byte, l *ledger) error
+	// close takes back what open recorded for hooksPath.
+	close(o Options, hooksPath string, l *ledger) error
+	// ledgerPath is where the record of changes is kept.
+	ledgerPath(o Options) (string, error)
+}
+
+func gatesOf(name string) gateSet {
+	switch name {
+	case "codex":
+		return codexGates{}
+	case "copilot":
+		return copilotGates{}
+	}
+	return nil
+}
+
+// Gates reports the agent's own gates for what install wrote with o; none
+// when the agent has none, or when nothing is installed.
+func Gates(o Options) ([]Gate, error) {
+	a, path, err := o.resolve()
+	if err != nil {
+		return nil, err
+	}
+	gs := gatesOf(a.name)
+	if gs == nil {
+		return nil, nil
+	}
+	data, ok, err := readFile(path)
+	if err != nil || !ok || !installed(a, data) {
+		return nil, err
+	}
+	return gs.gates(o, path, data)
+}
+
+// Trust opens the agent's gates for what install wrote with o, as the
+// agent itself records them, and returns them as they are after.
+// Uninstall takes back exactly what Trust changed.
+func Trust(o Options) ([]Gate, error) {
+	a, path, err := o.resolve()
+	if err != nil {
+		return nil, err
+	}
+	gs := gatesOf(a.name)
+	if gs == nil {
+		return nil, nil
+	}
+	data, ok, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || !installed(a, data) {
+		return nil, fmt.Errorf("trust: agenthooks is not installed in %s", path)
+	}
+	l, err := openLedger(gs, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := gs.open(o, path, data, l); err != nil {
+		return nil, err
+	}
+	if err := l.save(); err != nil {
+		return nil, err
+	}
+	return gs.gates(o, path, data)
+}
+
+// untrust takes back what Trust changed for the hooks file at path.
+func untrust(o Options, a *agent, path string) error {
+	gs := gatesOf(a.name)
+	if gs == nil {
+		return nil
+	}
+	l, err := openLedger(gs, o)
+	if err != nil {
+		return err
+	}
+	if len(l.entriesFor(path)) == 0 {
+		return nil
+	}
+	if err := gs.close(o, path, l); err != nil {
+		return err
+	}
+	return l.save()
+}
+
+// getenv is o's environment lookup.
+func (o Options) getenv() func(string) string {
+	if o.Getenv != nil {
+		return o.Getenv
+	}
+	return os.Getenv
+}
+
+// agentHome is $VAR, else rel under the home folder.
+func (o Options) agentHome(v, rel string) (string, error) {
+	if d := o.getenv()(v); d != "" {
+		return d, nil
+	}
+	if o.Home == "" {
+		return "", fmt.Errorf("the home folder is unknown: set %s", v)
+	}
+	return filepath.Join(o.Home, rel), nil
+}
+
+func openLedger(gs gateSet, o Options) (*ledger, error) {
+	p, err := gs.ledgerPath(o)
+	if err != nil {
+		return nil, err
+	}
+	return readLedger(p)
+}
+
+// ledgerFor is the agent's ledger, nil for an agent without gates.
+func ledgerFor(o Options, a *agent) (*ledger, error) {
+	gs := gatesOf(a.name)
+	if gs == nil {
+		return nil, nil
+	}
+	return openLedger(gs, o)
+}

@@ -1,0 +1,241 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// codexConfigs are config.toml files as users and Codex write them: each
+// must come back byte for byte after a trust and an uninstall.
+var codexConfigs = map[string]string{
+	"none":       "",
+	"model only": "model = \"gpt-5\"\n",
+	"no newline": "model = \"gpt-5\"",
+	"comments":   "# mine\nmodel = \"gpt-5\" # the best\n\n[features]\nhooks = true\n",
+	"crlf":       "model = \"gpt-5\"\r\n[features]\r\nhooks = true\r\n",
+	"projects":   "[projects.\"/elsewhere\"]\ntrust_level = \"trusted\"\n\n[mcp_servers.x]\ncommand = \"x\"\n",
+	"state":      "[hooks.state]\n\n[hooks.state.\"/other/hooks.json:stop:0:0\"]\ntrusted_hash = \"sha256:00\"\n",
+	"untrusted":  "[projects.\"ROOT\"]\ntrust_level = \"untrusted\"\n",
+	"empty tbl":  "[projects.\"ROOT\"]\n\n[other]\na = 1\n",
+}
+
+func TestCodexTrustRoundTrip(t *testing.T) {
+	for _, scope := range []string{Project, User} {
+		for name, content := range codexConfigs {
+			t.Run(scope+"/"+name, func(t *testing.T) {
+				o := options(t, "codex", scope)
+				cfg := filepath.Join(o.Home, ".codex", "config.toml")
+				content = strings.ReplaceAll(content, "ROOT", o.Root)
+				if name != "none" {
+					writeTestFile(t, cfg, content)
+				}
+				if _, err := Install(o); err != nil {
+					t.Fatal(err)
+				}
+				gates, err := Gates(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Every event's hook is reviewed, and a project is trusted.
+				want := len(lookupMust("codex").events)
+				if scope == Project {
+					want++
+				}
+				if len(gates) != want {
+					t.Fatalf("%d gates, want %d: %+v", len(gates), want, gates)
+				}
+				for _, g := range gates {
+					if g.Open {
+						t.Errorf("open before trust: %+v", g)
+					}
+				}
+				gates, err = Trust(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, g := range gates {
+					if !g.Open {
+						t.Errorf("shut after trust: %+v", g)
+					}
+				}
+				after := readTestFile(t, cfg)
+				if content != "" && !strings.HasPrefix(after, strings.SplitN(content, "[projects.\""+o.Root, 2)[0]) {
+					t.Errorf("the file's start changed:\n%s", after)
+				}
+				// Idempotent.
+				if _, err := Trust(o); err != nil || readTestFile(t, cfg) != after {
+					t.Errorf("second trust changed the file (%v)", err)
+				}
+				ch, err := Uninstall(o)
+				if err != nil || !ch.Untrusted {
+					t.Fatalf("uninstall: %+v, %v", ch, err)
+				}
+				if name == "none" {
+					if _, err := os.Stat(cfg); !os.IsNotExist(err) {
+						t.Errorf("config.toml made by trust is left: %s", readTestFile(t, cfg))
+					}
+				} else if got := readTestFile(t, cfg); got != content {
+					t.Errorf("after uninstall:\n got  %q\n want %q", got, content)
+				}
+				if _, err := os.Stat(cfg + LedgerSuffix); !os.IsNotExist(err) {
+					t.Errorf("ledger left behind: %v", err)
+				}
+			})
+		}
+	}
+}
+
+// TestCodexTrustKeepsUserChanges: uninstall takes back only what trust
+// set and still stands; a value the user changed since stays.
+func TestCodexTrustKeepsUserChanges(t *testing.T) {
+	o := options(t, "codex", Project)
+	cfg := filepath.Join(o.Home, ".codex", "config.toml")
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Trust(o); err != nil {
+		t.Fatal(err)
+	}
+	data := readTestFile(t, cfg)
+	data = strings.Replace(data, `trust_level = "trusted"`, `trust_level = "untrusted"`, 1) + "model = \"mine\"\n"
+	data = "# added by the user\n" + data
+	writeTestFile(t, cfg, data)
+	if _, err := Uninstall(o); err != nil {
+		t.Fatal(err)
+	}
+	got := readTestFile(t, cfg)
+	if !strings.Contains(got, `trust_level = "untrusted"`) || !strings.Contains(got, "# added by the user") {
+		t.Errorf("the user's changes went:\n%s", got)
+	}
+	if strings.Contains(got, "trusted_hash") {
+		t.Errorf("the reviews trust set are left:\n%s", got)
+	}
+}
+
+// TestCodexTrustRefusesInline: a project table written inline cannot be
+// edited line by line; trust says what to set instead of breaking it.
+func TestCodexTrustRefusesInline(t *testing.T) {
+	o := options(t, "codex", Project)
+	cfg := filepath.Join(o.Home, ".codex", "config.toml")
+	content := "projects = { " + tomlString(o.Root) + " = { trust_level = \"untrusted\" } }\n"
+	writeTestFile(t, cfg, content)
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Trust(o)
+	if err == nil || !strings.Contains(err.Error(), "trust_level = \"trusted\"") {
+		t.Fatalf("trust: %v, want a refusal naming the setting", err)
+	}
+	if got := readTestFile(t, cfg); got != content {
+		t.Errorf("the file changed: %q", got)
+	}
+}
+
+// TestCodexHookHash pins the hash against what Codex 0.169 itself
+// reported (hooks/list's currentHash) for a hook install wrote.
+func TestCodexHookHash(t *testing.T) {
+	got := codexHookHash("pre_tool_use", nil, "/tmp/study/bin/agenthooks run --from codex", 600)
+	if want := "sha256:c138a1310443a66cafb56807bf79047721ab20d32941f3f8d5163cc7d3208d0e"; got != want {
+		t.Errorf("hash %s, want %s", got, want)
+	}
+	if got := codexHookHash("stop", nil, "/tmp/study/bin/agenthooks run --from codex", 600); got !=
+		"sha256:a7c5a62acf528158e0172bcd00e325ca5e954c6a28aeb6a74f85ebd471196f57" {
+		t.Errorf("stop hash %s", got)
+	}
+	// SessionEnd's timeout as Codex runs it (1 s unless set, 3 s at
+	// most): Codex 0.169 reported these for "x".
+	for set, want := range map[any]string{nil: "sha256:f3041eae", 2.0: "sha256:3ced4c28", 600.0: "sha256:"} {
+		if got := codexHookHash("session_end", nil, "x", codexTimeout("session_end", set)); !strings.HasPrefix(got, want) {
+			t.Errorf("SessionEnd with timeout %v: %s, want %s…", set, got, want)
+		}
+	}
+	if got := codexHookHash("stop", nil, "x", codexTimeout("stop", nil)); !strings.HasPrefix(got, "sha256:6f144774") {
+		t.Errorf("Stop without a timeout: %s", got)
+	}
+	m := "Bash"
+	if codexHookHash("stop", &m, "x", 600) == codexHookHash("stop", nil, "x", 600) {
+		t.Error("the matcher does not change the hash")
+	}
+}
+
+func TestCodexHookKeys(t *testing.T) {
+	o := options(t, "codex", Project)
+	path, _ := Path(o)
+	// The user's own groups come first: agenthooks' group is the second
+	// of PreToolUse.
+	writeTestFile(t, path, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}]}}`)
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	hs, err := codexHooks(path, []byte(readTestFile(t, path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, h := range hs {
+		if h.event == "PreToolUse" {
+			found = true
+			if h.key != path+":pre_tool_use:1:0" {
+				t.Errorf("key %s", h.key)
+			}
+		}
+		if h.event == "SessionEnd" && h.key != path+":session_end:0:0" {
+			t.Errorf("key %s", h.key)
+		}
+	}
+	if !found || len(hs) != len(lookupMust("codex").events) {
+		t.Errorf("hooks %+v", hs)
+	}
+}
+
+var copilotConfigs = map[string]string{
+	"none":     "",
+	"empty":    "{}\n",
+	"other":    "{\n  \"banner\": \"never\",\n  \"model\": \"gpt-5\"\n}\n",
+	"folders":  "{\n  \"trustedFolders\": [\n    \"/elsewhere\"\n  ]\n}\n",
+	"inline":   "{\"trustedFolders\": [\"/elsewhere\"], \"x\": 1}",
+	"comments": "{\n  // mine\n  \"banner\": \"never\",\n}\n",
+}
+
+func TestCopilotTrustRoundTrip(t *testing.T) {
+	for name, content := range copilotConfigs {
+		t.Run(name, func(t *testing.T) {
+			o := options(t, "copilot", Project)
+			cfg := filepath.Join(o.Home, ".copilot", "config.json")
+			if content != "" {
+				writeTestFile(t, cfg, content)
+			}
+			if _, err := Install(o); err != nil {
+				t.Fatal(err)
+			}
+			gates, err := Gates(o)
+			if err != nil || len(gates) != 1 || gates[0].Open {
+				t.Fatalf("gates before trust: %+v, %v", gates, err)
+			}
+			gates, err = Trust(o)
+			if err != nil || len(gates) != 1 || !gates[0].Open {
+				t.Fatalf("gates after trust: %+v, %v", gates, err)
+			}
+			folders, err := copilotTrusted([]byte(readTestFile(t, cfg)))
+			if err != nil || folders[len(folders)-1] != o.Root {
+				t.Errorf("trustedFolders %q, %v", folders, err)
+			}
+			if _, err := Uninstall(o); err != nil {
+				t.Fatal(err)
+			}
+			if content == "" {
+				if _, err := os.Stat(cfg); !os.IsNotExist(err) {
+					t.Errorf("config.json made by trust is left: %s", readTestFile(t, cfg))
+				}
+			} else if got := readTestFile(t, cfg); got != content {
+				t.Errorf("after uninstall:\n got  %q\n want %q", got, content)
+			}
+		})
+	}
+	// User scope: Copilot loads the user's hooks anywhere.
+	if gates, err := Gates(options(t, "copilot", User)); err != nil || len(gates) != 0 {
+		t.Errorf("user scope gates %+v, %v", gates, err)
+	}
+}

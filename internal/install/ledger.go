@@ -1,0 +1,117 @@
+package install
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/agenthooks/agenthooks/internal/jsonplain"
+)
+
+// LedgerSuffix is appended to an agent's file for the record of what
+// Trust changed in it: uninstall takes back exactly those changes, and
+// leaves what the user (or the agent) had set alone.
+const LedgerSuffix = ".agenthooks-trust.json"
+
+// ledger is the record of Trust's changes to one agent file.
+type ledger struct {
+	path    string
+	Entries []ledgerEntry `json:"entries"`
+}
+
+// ledgerEntry is one change: a TOML string set at Key (Codex), or Value
+// added to the JSON array Key (Copilot).
+type ledgerEntry struct {
+	// For is the hooks file whose install the change is for.
+	For   string   `json:"for"`
+	Key   []string `json:"key"`
+	Value string   `json:"value"`
+	// TOML: how it was set.
+	Edit tomlEdit `json:"edit,omitzero"`
+	// Created: the agent file did not exist before.
+	Created bool `json:"created,omitempty"`
+	// NewList: the JSON array was added for Value.
+	NewList bool `json:"new_list,omitempty"`
+}
+
+func readLedger(path string) (*ledger, error) {
+	l := &ledger{path: path}
+	b, ok, err := readFile(path)
+	if err != nil || !ok {
+		return l, err
+	}
+	if err := json.Unmarshal(b, l); err != nil {
+		return nil, fmt.Errorf("%s: %w (it records what agenthooks install --trust changed; remove it to forget that)", path, err)
+	}
+	return l, nil
+}
+
+func (l *ledger) entriesFor(hooksPath string) []ledgerEntry {
+	var out []ledgerEntry
+	for _, e := range l.Entries {
+		if e.For == hooksPath {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// find returns the entry for key and value recorded for hooksPath.
+func (l *ledger) find(hooksPath string, key []string, value string) *ledgerEntry {
+	for i, e := range l.Entries {
+		if e.For == hooksPath && equalKeys(e.Key, key) && (value == "" || e.Value == value) {
+			return &l.Entries[i]
+		}
+	}
+	return nil
+}
+
+// add records a change, or updates the value of the one recorded for the
+// same key (the first change's "before" is what uninstall puts back).
+func (l *ledger) add(e ledgerEntry) {
+	for i, old := range l.Entries {
+		if old.For == e.For && equalKeys(old.Key, e.Key) && (e.Edit != tomlEdit{} || old.Value == e.Value) {
+			l.Entries[i].Value = e.Value
+			return
+		}
+	}
+	l.Entries = append(l.Entries, e)
+}
+
+// remove drops the entries for hooksPath that keep says go.
+func (l *ledger) remove(hooksPath string, drop func(ledgerEntry) bool) {
+	out := l.Entries[:0]
+	for _, e := range l.Entries {
+		if e.For != hooksPath || !drop(e) {
+			out = append(out, e)
+		}
+	}
+	l.Entries = out
+}
+
+// save writes the ledger, or removes it when it is empty.
+func (l *ledger) save() error {
+	if len(l.Entries) == 0 {
+		if err := os.Remove(l.path); err != nil && !os.IsNotExist(err) {
+			return fmt.Errorf("remove %s: %w", l.path, err)
+		}
+		return nil
+	}
+	b, err := jsonplain.MarshalIndent(l, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", l.path, err)
+	}
+	return writeFile(l.path, append(b, '\n'), l.path)
+}
+
+func equalKeys(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
