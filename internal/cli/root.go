@@ -139,6 +139,7 @@ func verbs() []func(*IO) *cobra.Command {
 	return []func(*IO) *cobra.Command{
 		newContractCmd,
 		newDemoCmd,
+		newDoctorCmd,
 		newEngineCmd,
 		newExecCmd,
 		newExportCmd,

@@ -192,3 +192,11 @@ func posixCommand(bin, agent, event string) string {
 	}
 	return shellquote.POSIXCommand(argv)
 }
+
+// Title is the agent's name as people know it ("Codex", "GitHub Copilot").
+func Title(name string) string {
+	if a, ok := lookup(name); ok {
+		return a.title
+	}
+	return name
+}

@@ -46,6 +46,7 @@ func (g codexGates) ledgerPath(o Options) (string, error) {
 // codexSetting is one entry of config.toml a gate needs.
 type codexSetting struct {
 	what  string
+	hook  string
 	key   []string
 	value string
 }
@@ -66,6 +67,7 @@ func (g codexGates) settings(o Options, hooksPath string, hooks []byte) ([]codex
 	for _, h := range hs {
 		out = append(out, codexSetting{
 			what:  "Codex has reviewed the " + h.event + " hook (" + h.key + ")",
+			hook:  h.event,
 			key:   []string{"hooks", "state", h.key, "trusted_hash"},
 			value: h.hash,
 		})
@@ -94,6 +96,7 @@ func (g codexGates) gates(o Options, hooksPath string, hooks []byte) ([]Gate, er
 			File:    cfg,
 			Setting: "[" + tomlKey(s.key[:len(s.key)-1]) + "]\n" + tomlKey(s.key[len(s.key)-1:]) + " = " + tomlString(s.value),
 			Open:    ok && got == s.value,
+			Hook:    s.hook,
 			Command: "/hooks in Codex (review and trust each hook)",
 		}
 		if s.key[0] == "projects" {

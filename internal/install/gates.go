@@ -25,6 +25,9 @@ type Gate struct {
 	Setting string
 	// Open: the agent will run the hooks as far as this gate goes.
 	Open bool
+	// Hook is the event of the hook a review gate is for ("" for a
+	// folder's trust).
+	Hook string
 	// Command opens it in the agent, when the agent has one (Codex's
 	// /hooks is interactive, so this is a hint, not a command line).
 	Command string
@@ -157,3 +160,7 @@ func ledgerFor(o Options, a *agent) (*ledger, error) {
 	}
 	return openLedger(gs, o)
 }
+
+// HasGates reports whether the agent has gates of its own (Codex, Copilot
+// CLI), which install --trust opens.
+func HasGates(name string) bool { return gatesOf(name) != nil }

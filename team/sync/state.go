@@ -13,6 +13,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/agenthooks/agenthooks/config"
 )
 
 // maxStateBytes bounds sync.json; it is a few hundred bytes.
@@ -219,4 +221,42 @@ func sameDigests(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// TeamState is one team folder's sync state, for reports.
+type TeamState struct {
+	// Folder is the team folder (…/managed/team_<id>).
+	Folder string
+	State  *State
+	// Err: the folder's sync.json could not be read.
+	Err error
+}
+
+// States reads the sync state of every team folder under home's managed
+// folder (a team whose folder has no sync.json is listed with a nil
+// State: its hooks were put there by hand or by another tool). It reads
+// nothing through links.
+func States(home string) ([]TeamState, error) {
+	dir := config.TeamDir(home)
+	managed, err := os.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dir, err)
+	}
+	defer managed.Close()
+	entries, err := fs.ReadDir(managed.FS(), ".")
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	var out []TeamState
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), "team_") {
+			continue
+		}
+		st, err := readState(managed, e.Name())
+		out = append(out, TeamState{Folder: filepath.Join(dir, e.Name()), State: st, Err: err})
+	}
+	return out, nil
 }
