@@ -134,10 +134,12 @@ func parseCopilot(payload []byte, arg string) (*Request, error) {
 	case "userPromptSubmitted":
 		r.Kind, r.Calls = Prompt, []Call{c.promptCall(f.str("prompt"))}
 	case "agentStop":
-		r.Kind, r.Calls = Stop, []Call{c.stopCall(event.StatusCompleted, false, false)}
+		active, known := copilotStopActive(f)
+		r.Kind, r.Calls = Stop, []Call{c.stopCall(event.StatusCompleted, active, known)}
 	case "subagentStop":
+		active, known := copilotStopActive(f)
 		r.Kind = SubagentStop
-		r.Calls = []Call{c.subagentStopCall("", f.str(key("agentName", "agent_name")), "", "", false, false)}
+		r.Calls = []Call{c.subagentStopCall("", f.str(key("agentName", "agent_name")), "", "", active, known)}
 	case "sessionStart":
 		r.Kind, r.Calls = SessionStart, []Call{c.sessionStartCall(f.str("source"))}
 	case "sessionEnd":
@@ -243,4 +245,19 @@ func answerCopilot(r *Request, v *Verdict, o Options) Answer {
 		return Answer{}
 	}
 	return Answer{Stdout: jsonLine(out)}
+}
+
+// copilotStopActive reads whether Copilot is already going on because of
+// a stop hook's block, which Copilot CLI (1.0.102) says as
+// stop_hook_active in both payload forms (stopHookActive is read too, in
+// case a camelCase payload spells it so). known is false when the payload
+// does not say: the engine's own count of follow-ups in a row then
+// stands, so loop_limit still ends the loop.
+func copilotStopActive(f *fields) (active, known bool) {
+	for _, k := range []string{"stop_hook_active", "stopHookActive"} {
+		if raw, ok := f.m[k]; ok && string(raw) != "null" {
+			return f.boolean(k), true
+		}
+	}
+	return false, false
 }

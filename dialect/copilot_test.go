@@ -73,6 +73,30 @@ func TestCopilotParse(t *testing.T) {
 		fields:  map[event.Step]map[string]string{event.Stop: {"transcript_path": `"/t"`}},
 		absent:  map[event.Step][]string{event.Stop: {"loop_count"}},
 	}, {
+		name:    "agentStop not after a stop hook's block: the chain of follow-ups starts over",
+		payload: `{` + copilotCamel + `,"transcriptPath":"/t","stopReason":"end_turn","stop_hook_active":false}`,
+		kind:    Stop,
+		steps:   []event.Step{event.Stop},
+		fields:  map[event.Step]map[string]string{event.Stop: {"loop_count": `0`}},
+	}, {
+		name:    "agentStop after a stop hook's block: the engine's count stands",
+		payload: `{` + copilotCamel + `,"transcriptPath":"/t","stopReason":"end_turn","stop_hook_active":true}`,
+		kind:    Stop,
+		steps:   []event.Step{event.Stop},
+		absent:  map[event.Step][]string{event.Stop: {"loop_count"}},
+	}, {
+		name:    "PascalCase Stop after a block",
+		payload: `{` + copilotSnake + `,"hook_event_name":"Stop","transcript_path":"/t","stop_reason":"end_turn","stop_hook_active":false}`,
+		kind:    Stop,
+		steps:   []event.Step{event.Stop},
+		fields:  map[event.Step]map[string]string{event.Stop: {"loop_count": `0`}},
+	}, {
+		name:    "subagentStop with stop_hook_active false",
+		payload: `{` + copilotCamel + `,"transcriptPath":"/t","agentName":"r","stopReason":"end_turn","stopHookActive":false}`,
+		kind:    SubagentStop,
+		steps:   []event.Step{event.SubagentStop},
+		fields:  map[event.Step]map[string]string{event.SubagentStop: {"loop_count": `0`}},
+	}, {
 		name:    "PascalCase Stop",
 		payload: `{` + copilotSnake + `,"hook_event_name":"Stop","transcript_path":"/t","stop_reason":"end_turn"}`,
 		kind:    Stop,

@@ -168,6 +168,31 @@ func TestStopLoopThroughTheEngine(t *testing.T) {
 	}
 }
 
+// TestCopilotStopLoopThroughTheEngine: Copilot CLI's agentStop says
+// stop_hook_active like Claude's Stop; a follow-up ends at loop_limit and
+// a fresh stop starts over.
+func TestCopilotStopLoopThroughTheEngine(t *testing.T) {
+	eng, dir := newEngine(t)
+	stop := func(active bool) string {
+		a := "false"
+		if active {
+			a = "true"
+		}
+		return `{"sessionId":"cploop","timestamp":1,"cwd":"` + dir + `","hook_event_name":"agentStop",` +
+			`"stopReason":"end_turn","stop_hook_active":` + a + `}`
+	}
+	follow := `{"decision":"block","reason":"run the tests again"}` + "\n"
+	for i, want := range []string{follow, follow, ""} {
+		a := hook(t, eng, dialect.Copilot, stop(i > 0), dialect.Options{})
+		if string(a.Stdout) != want {
+			t.Fatalf("stop %d: %q, want %q", i, a.Stdout, want)
+		}
+	}
+	if a := hook(t, eng, dialect.Copilot, stop(false), dialect.Options{}); string(a.Stdout) != follow {
+		t.Errorf("a fresh stop: %q, want a follow-up", a.Stdout)
+	}
+}
+
 func TestEveryAgentDeniesAPush(t *testing.T) {
 	eng, dir := newEngine(t)
 	cases := []struct {
