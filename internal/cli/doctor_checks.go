@@ -71,7 +71,7 @@ func (d *doctor) agent(name string) {
 		}
 		d.add(doctorCheck{Agent: name, Check: "wired",
 			Detail: "no hook of " + install.Title(name) + " runs agenthooks (" + strings.Join(files, ", ") + "): every action goes unchecked",
-			Fix: shellquote.POSIXCommand(user) + "\n(or, for this workspace only: " + shellquote.POSIXCommand(project) + ")"})
+			Fix:    shellquote.POSIXCommand(user) + "\n(or, for this workspace only: " + shellquote.POSIXCommand(project) + ")"})
 		return
 	}
 	for _, w := range wired {
