@@ -16,14 +16,31 @@ import (
 	"time"
 )
 
-// The agents' versions, verified with these tests. Raise them together
-// with whatever the tests (and internal/install) learn about a new one.
-const (
-	geminiPackage   = "@google/gemini-cli"
-	geminiVersion   = "0.61.0"
-	opencodePackage = "opencode-ai"
-	opencodeVersion = "1.18.33"
-)
+// The agents, each at the version these tests verified: a version bump
+// is one line here, together with whatever the tests (and
+// internal/install) learn about the new one.
+var pinned = []npmPackage{
+	{"@google/gemini-cli", "0.61.0"},
+	{"opencode-ai", "1.18.33"},
+	{"@openai/codex", "0.169.0"},
+	{"@github/copilot", "1.0.102"},
+	{"@anthropic-ai/claude-code", "2.1.332"},
+}
+
+// npmPackage is a package of the npm registry at one version.
+type npmPackage struct{ name, version string }
+
+func (p npmPackage) String() string { return p.name + "@" + p.version }
+
+// pinnedVersion is the pinned version of pkg, for the tests' reports.
+func pinnedVersion(pkg string) string {
+	for _, p := range pinned {
+		if p.name == pkg {
+			return p.version
+		}
+	}
+	return "?"
+}
 
 // agentsDir is where the agents are installed: $AGENTHOOKS_E2E_AGENTS, else
 // agenthooks-e2e in the user's cache directory.
@@ -48,8 +65,9 @@ var (
 )
 
 // agent returns the path of an installed agent's command ("gemini",
-// "opencode"), installing both pinned agents from the npm registry into
-// agentsDir the first time (and again when a pin changed). Without Node.js
+// "opencode", "codex", "copilot", "claude"), installing the pinned agents
+// from the npm registry into agentsDir the first time (and again when a
+// pin changed). Without Node.js
 // 20 and npm the test fails (CI has them), unless -short leaves it out.
 func agent(t *testing.T, command string) string {
 	t.Helper()
@@ -103,19 +121,30 @@ func installAgents() (dir string, log []byte, problem string) {
 			"(Node.js >= 20 with npm), or run go test -short to leave them out"
 	}
 	if major, _ := strconv.Atoi(strings.SplitN(strings.TrimPrefix(strings.TrimSpace(string(node)), "v"), ".", 2)[0]); major < 20 {
-		return "", nil, "node " + strings.TrimSpace(string(node)) + " is too old: " + geminiPackage + " needs Node.js >= 20"
+		return "", nil, "node " + strings.TrimSpace(string(node)) + " is too old: the agents need Node.js >= 20"
 	}
-	if installed(dir, geminiPackage, geminiVersion) && installed(dir, opencodePackage, opencodeVersion) {
+	var want []string
+	for _, p := range pinned {
+		if !installed(dir, p.name, p.version) {
+			want = append(want, p.String())
+		}
+	}
+	if len(want) == 0 {
 		return dir, nil, ""
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return "", nil, "npm is not installed: the end-to-end tests install " + geminiPackage + " and " +
-			opencodePackage + " with it (Node.js >= 20 with npm), or run go test -short to leave them out"
+		return "", nil, "npm is not installed: the end-to-end tests install " + strings.Join(want, ", ") +
+			" with it (Node.js >= 20 with npm), or run go test -short to leave them out"
 	}
 	start := time.Now()
-	cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--prefix", dir,
-		geminiPackage+"@"+geminiVersion, opencodePackage+"@"+opencodeVersion)
+	// Every pinned package in one install, so npm keeps them all (an
+	// install of some removes others from the prefix's package.json).
+	args := []string{"install", "--no-audit", "--no-fund", "--prefix", dir}
+	for _, p := range pinned {
+		args = append(args, p.String())
+	}
+	cmd := exec.Command(npm, args...)
 	log, err = cmd.CombinedOutput()
 	if err != nil {
 		return "", log, "npm install: " + err.Error()

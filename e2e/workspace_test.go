@@ -73,10 +73,13 @@ esac
 // and trust store all under the test's temporary directory, and a git on
 // PATH that records its invocations and never pushes.
 type workspace struct {
-	t       *testing.T
-	Dir     string // the project
-	Home    string
-	Bin     string // agenthooks
+	t    *testing.T
+	Dir  string // the project
+	Home string
+	Bin  string // agenthooks
+	// Shims is the folder first on the agent's PATH (the git that
+	// records its calls).
+	Shims   string
 	env     []string
 	gitLog  string
 	hookLog string
@@ -100,6 +103,7 @@ func newWorkspace(t *testing.T) *workspace {
 		hookLog: filepath.Join(root, "log", "hook.log"),
 	}
 	shims := filepath.Join(root, "bin")
+	w.Shims = shims
 	for _, d := range []string{w.Dir, w.Home, shims, filepath.Join(root, "log"),
 		filepath.Join(w.Dir, ".cursor", "hooks"), filepath.Join(root, "tmp")} {
 		mustMkdir(t, d)
@@ -145,6 +149,12 @@ func newWorkspace(t *testing.T) *workspace {
 		shim += "echo 'e2e git shim: no git on this machine' >&2; exit 1\n"
 	}
 	mustWrite(t, filepath.Join(shims, "git"), shim, 0o755)
+	// Agents that run commands through a login shell (Codex: bash -lc)
+	// get PATH from /etc/profile, which puts the system's folders first:
+	// the user's profile puts the shims back in front.
+	profile := "PATH='" + shims + "':\"$PATH\"; export PATH\n"
+	mustWrite(t, filepath.Join(w.Home, ".profile"), profile, 0o644)
+	mustWrite(t, filepath.Join(w.Home, ".bash_profile"), profile, 0o644)
 
 	mustWrite(t, filepath.Join(w.Dir, ".cursor", "hooks.json"), hooksJSON, 0o644)
 	mustWrite(t, filepath.Join(w.Dir, ".cursor", "hooks", "deny-push.sh"), denyPush, 0o755)

@@ -1,6 +1,8 @@
 // Package agenttest has fake model servers for end-to-end tests of real
 // coding agents: each speaks the wire protocol an agent uses (the Gemini
-// API for Gemini CLI, OpenAI chat completions for OpenCode), plays a
+// API for Gemini CLI, OpenAI chat completions for OpenCode and Copilot
+// CLI, the OpenAI Responses API for Codex, Anthropic's Messages API for
+// Claude Code), plays a
 // scripted conversation and records every request, so a test can check
 // what the agent sent back to the model (a tool result, a hook's reason).
 //
