@@ -17,10 +17,10 @@ import (
 // pushCase is one agent's push test, at one scope: how to start the
 // agent against a fake model, which steps its hooks must run.
 type pushCase struct {
-	agent   string // --agent name and the agent's command
-	scope   string
-	pkg     string // its npm package
-	steps   []string
+	agent string // --agent name and the agent's command
+	scope string
+	pkg   string // its npm package
+	steps []string
 	// gated: the agent has gates of its own at this scope, which install
 	// opens with --trust, and without which it skips the hooks.
 	gated bool
