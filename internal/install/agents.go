@@ -66,8 +66,14 @@ var agents = []*agent{
 		user:    func(e env) string { return filepath.Join(e.dir("CODEX_HOME", ".codex"), "hooks.json") },
 		events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop",
 			"PreCompact", "SessionEnd"},
-		group: func(command, _ string) group {
-			return group{Hooks: []handler{{Type: "command", Command: command, Timeout: timeoutSeconds}}}
+		group: func(command, event string) group {
+			t := timeoutSeconds
+			if event == "SessionEnd" {
+				// Codex gives SessionEnd hooks 3 s at most, and warns
+				// about a longer timeout at every start.
+				t = 3
+			}
+			return group{Hooks: []handler{{Type: "command", Command: command, Timeout: t}}}
 		},
 	},
 	{
