@@ -125,8 +125,10 @@ func (w *workspace) doctor() doctorReport {
 	defer cancel()
 	out, err := w.run(ctx, w.Bin, "doctor", "--json", "--workspace", w.Dir)
 	var rep doctorReport
-	// Exit 1 says there are problems; the report is on stdout either way.
-	if jerr := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &rep); strings.Index(out, "{") < 0 || jerr != nil {
+	// Exit 1 says there are problems; the report is on stdout either way
+	// (stderr may hold a warning before it).
+	i := strings.Index(out, "{")
+	if i < 0 || json.Unmarshal([]byte(out[i:]), &rep) != nil {
 		w.t.Fatalf("agenthooks doctor: %v\n%s", err, out)
 	}
 	rep.text = out

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -167,13 +166,6 @@ func (o *doctorOptions) print(rep doctorReport) {
 		return
 	}
 	fmt.Fprintf(w, "\n%d problem(s)\n", problems)
-}
-
-// doctorJSON decodes a report (for tests and tools reading --json).
-func doctorJSON(b []byte) (doctorReport, error) {
-	var r doctorReport
-	err := json.Unmarshal(b, &r)
-	return r, err
 }
 
 // displayPath shortens a path under home to ~/….
