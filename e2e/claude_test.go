@@ -13,10 +13,10 @@ func claudeCase(scope string) pushCase {
 	return pushCase{
 		agent: "claude", scope: scope, pkg: "@anthropic-ai/claude-code",
 		steps: pushSteps,
-		model: func() fakeModel {
-			return agenttest.NewAnthropic(pushScript("Bash", func(cmd, desc string) map[string]any {
-				return map[string]any{"command": cmd, "description": desc}
-			}))
+		model: func(s agenttest.Script) fakeModel { return agenttest.NewAnthropic(s) },
+		tool:  "Bash",
+		args: func(cmd, desc string) map[string]any {
+			return map[string]any{"command": cmd, "description": desc}
 		},
 		setup: func(t *testing.T, w *workspace, url string) []string {
 			w.Setenv("ANTHROPIC_BASE_URL", url)
@@ -36,3 +36,5 @@ func claudeCase(scope string) pushCase {
 
 func TestClaudeUser(t *testing.T)    { runPushCase(t, claudeCase("user")) }
 func TestClaudeProject(t *testing.T) { runPushCase(t, claudeCase("project")) }
+
+func TestClaudeStopFollowup(t *testing.T) { runFollowupCase(t, claudeCase("project")) }

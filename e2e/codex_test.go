@@ -31,10 +31,10 @@ func codexCase(scope string) pushCase {
 		agent: "codex", scope: scope, pkg: "@openai/codex", gated: true,
 		// Codex 0.169 runs SessionEnd in codex exec too.
 		steps: pushSteps,
-		model: func() fakeModel {
-			return agenttest.NewResponses(pushScript("exec_command", func(cmd, _ string) map[string]any {
-				return map[string]any{"cmd": cmd}
-			}))
+		model: func(s agenttest.Script) fakeModel { return agenttest.NewResponses(s) },
+		tool:  "exec_command",
+		args: func(cmd, _ string) map[string]any {
+			return map[string]any{"cmd": cmd}
 		},
 		setup: func(t *testing.T, w *workspace, url string) []string {
 			home := filepath.Join(w.Home, ".codex")
@@ -66,3 +66,5 @@ func codexCase(scope string) pushCase {
 
 func TestCodexUser(t *testing.T)    { runPushCase(t, codexCase("user")) }
 func TestCodexProject(t *testing.T) { runPushCase(t, codexCase("project")) }
+
+func TestCodexStopFollowup(t *testing.T) { runFollowupCase(t, codexCase("project")) }

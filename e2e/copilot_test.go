@@ -16,10 +16,10 @@ func copilotCase(scope string) pushCase {
 		// Copilot CLI loads a project's hooks only in a folder it trusts.
 		gated: scope == "project",
 		steps: pushSteps,
-		model: func() fakeModel {
-			return agenttest.NewOpenAI(pushScript("bash", func(cmd, desc string) map[string]any {
-				return map[string]any{"command": cmd, "description": desc}
-			}))
+		model: func(s agenttest.Script) fakeModel { return agenttest.NewOpenAI(s) },
+		tool:  "bash",
+		args: func(cmd, desc string) map[string]any {
+			return map[string]any{"command": cmd, "description": desc}
 		},
 		setup: func(t *testing.T, w *workspace, url string) []string {
 			w.Setenv("COPILOT_HOME", filepath.Join(w.Home, ".copilot"))
@@ -46,3 +46,5 @@ func copilotCase(scope string) pushCase {
 
 func TestCopilotUser(t *testing.T)    { runPushCase(t, copilotCase("user")) }
 func TestCopilotProject(t *testing.T) { runPushCase(t, copilotCase("project")) }
+
+func TestCopilotStopFollowup(t *testing.T) { runFollowupCase(t, copilotCase("project")) }

@@ -24,8 +24,11 @@ type pushCase struct {
 	// gated: the agent has gates of its own at this scope, which install
 	// opens with --trust, and without which it skips the hooks.
 	gated bool
-	// model starts the fake model playing the push script.
-	model func() fakeModel
+	// model starts the agent's fake model playing script; tool and args
+	// are its shell tool and the tool's arguments for a command.
+	model func(agenttest.Script) fakeModel
+	tool  string
+	args  func(cmd, desc string) map[string]any
 	// setup configures the agent in w for the model at url (its own
 	// settings and environment) and returns the arguments of one
 	// non-interactive session.
@@ -66,7 +69,7 @@ func runPushCase(t *testing.T, c pushCase) {
 	if err := os.Symlink(bin, filepath.Join(w.Shims, c.agent)); err != nil {
 		t.Fatal(err)
 	}
-	model := c.model()
+	model := c.model(pushScript(c.tool, c.args))
 	defer model.Close()
 	args := c.setup(t, w, model.URL())
 
@@ -171,4 +174,32 @@ func pushScript(tool string, args func(cmd, desc string) map[string]any) agentte
 		agenttest.Call(tool, args(allowedCommand, "Write allowed.txt.")),
 		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
 	}}
+}
+
+// runFollowupCase: a stop hook's follow-up reaches the agent's model as
+// the next prompt, and the loop ends at the hook's loop_limit (1): the
+// stop hook runs twice, not again and again. For Copilot CLI this rests
+// on its stop_hook_active.
+func runFollowupCase(t *testing.T, c pushCase) {
+	t.Parallel()
+	w := newWorkspace(t)
+	w.Setenv("E2E_FOLLOWUP", followup)
+	bin := agent(t, c.agent)
+	model := c.model(agenttest.Script{Done: "Nothing to do."})
+	defer model.Close()
+	args := c.setup(t, w, model.URL())
+	for i, a := range args {
+		if a == prompt {
+			args[i] = "Say hello."
+		}
+	}
+	install := []string{"install", "--agent", c.agent, "--scope", c.scope}
+	if c.gated {
+		install = append(install, "--trust")
+	}
+	w.agenthooks(install...)
+	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
+	defer cancel()
+	out, err := w.run(ctx, bin, args...)
+	checkFollowup(t, w, out, err, model)
 }
