@@ -54,25 +54,42 @@ type codexSetting struct {
 func (g codexGates) settings(o Options, hooksPath string, hooks []byte) ([]codexSetting, error) {
 	var out []codexSetting
 	if o.Scope == Project {
-		out = append(out, codexSetting{
-			what:  "Codex trusts the project " + o.Root,
-			key:   []string{"projects", o.Root, "trust_level"},
-			value: "trusted",
-		})
+		for _, root := range spellings(o.Root) {
+			out = append(out, codexSetting{
+				what:  "Codex trusts the project " + root,
+				key:   []string{"projects", root, "trust_level"},
+				value: "trusted",
+			})
+		}
 	}
-	hs, err := codexHooks(hooksPath, hooks)
-	if err != nil {
-		return nil, err
-	}
-	for _, h := range hs {
-		out = append(out, codexSetting{
-			what:  "Codex has reviewed the " + h.event + " hook (" + h.key + ")",
-			hook:  h.event,
-			key:   []string{"hooks", "state", h.key, "trusted_hash"},
-			value: h.hash,
-		})
+	// Codex names a hook by the path of its file as it found it: from
+	// its working directory, which the system gives as the real path,
+	// or as the path the user gave. Both are reviewed when they differ.
+	for _, path := range spellings(hooksPath) {
+		hs, err := codexHooks(path, hooks)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hs {
+			out = append(out, codexSetting{
+				what:  "Codex has reviewed the " + h.event + " hook (" + h.key + ")",
+				hook:  h.event,
+				key:   []string{"hooks", "state", h.key, "trusted_hash"},
+				value: h.hash,
+			})
+		}
 	}
 	return out, nil
+}
+
+// spellings is path, and its real path (links resolved) when that
+// differs.
+func spellings(path string) []string {
+	out := []string{path}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		out = append(out, real)
+	}
+	return out
 }
 
 func (g codexGates) gates(o Options, hooksPath string, hooks []byte) ([]Gate, error) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/tailscale/hujson"
 )
@@ -45,17 +46,24 @@ func (g copilotGates) gates(o Options, _ string, _ []byte) ([]Gate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg, err)
 	}
-	open := false
-	for _, f := range folders {
-		open = open || filepath.Clean(f) == filepath.Clean(o.Root)
+	// The folder as the user gave it, and its real path: Copilot CLI
+	// compares the folder it runs in, which the system gives as the
+	// real path.
+	var out []Gate
+	for _, root := range spellings(o.Root) {
+		open := false
+		for _, f := range folders {
+			open = open || filepath.Clean(f) == filepath.Clean(root)
+		}
+		out = append(out, Gate{
+			What:    "Copilot CLI trusts the folder " + root,
+			File:    cfg,
+			Setting: `"trustedFolders": [` + string(mustJSON(root)) + `]`,
+			Open:    open,
+			Command: "copilot in " + root + " (and answer its trust question with \"remember\")",
+		})
 	}
-	return []Gate{{
-		What:    "Copilot CLI trusts the folder " + o.Root,
-		File:    cfg,
-		Setting: `"trustedFolders": [` + string(mustJSON(o.Root)) + `]`,
-		Open:    open,
-		Command: "copilot in " + o.Root + " (and answer its trust question with \"remember\")",
-	}}, nil
+	return out, nil
 }
 
 // copilotTrusted reads trustedFolders.
@@ -79,10 +87,23 @@ func copilotTrusted(data []byte) ([]string, error) {
 
 func (g copilotGates) open(o Options, hooksPath string, hooks []byte, l *ledger) error {
 	gs, err := g.gates(o, hooksPath, hooks)
-	if err != nil || len(gs) == 0 || gs[0].Open {
+	if err != nil {
 		return err
 	}
-	cfg := gs[0].File
+	for _, gate := range gs {
+		if gate.Open {
+			continue
+		}
+		folder := strings.TrimPrefix(gate.What, "Copilot CLI trusts the folder ")
+		if err := g.addFolder(gate.File, folder, hooksPath, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addFolder appends folder to trustedFolders in cfg and records it.
+func (g copilotGates) addFolder(cfg, folder, hooksPath string, l *ledger) error {
 	data, exists, err := readFile(cfg)
 	if err != nil {
 		return err
@@ -96,15 +117,15 @@ func (g copilotGates) open(o Options, hooksPath string, hooks []byte, l *ledger)
 	if m := member(root, "trustedFolders"); m != nil {
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
-			return fmt.Errorf(`%s: "trustedFolders" is not a list; add %q to it by hand`, cfg, o.Root)
+			return fmt.Errorf(`%s: "trustedFolders" is not a list; add %q to it by hand`, cfg, folder)
 		}
-		v, err := doc.value(o.Root, 2)
+		v, err := doc.value(folder, 2)
 		if err != nil {
 			return err
 		}
 		appendValue(&arr.Elements, &arr.AfterExtra, v, doc.indent(2), doc.indent(1))
 	} else {
-		if err := doc.addMember(root, 1, "trustedFolders", []string{o.Root}); err != nil {
+		if err := doc.addMember(root, 1, "trustedFolders", []string{folder}); err != nil {
 			return err
 		}
 		newList = true
@@ -112,7 +133,7 @@ func (g copilotGates) open(o Options, hooksPath string, hooks []byte, l *ledger)
 	if err := writeFile(cfg, doc.pack(), cfg); err != nil {
 		return err
 	}
-	l.add(ledgerEntry{For: hooksPath, Key: trustedFoldersKey, Value: o.Root, Created: !exists, NewList: newList})
+	l.add(ledgerEntry{For: hooksPath, Key: trustedFoldersKey, Value: folder, Created: !exists, NewList: newList})
 	return nil
 }
 
@@ -131,23 +152,23 @@ func (g copilotGates) close(o Options, hooksPath string, l *ledger) error {
 		return fmt.Errorf("%s: %w", cfg, err)
 	}
 	root := doc.root.Value.(*hujson.Object)
-	created := false
+	created, newList := false, false
 	for _, e := range l.entriesFor(hooksPath) {
-		created = created || e.Created
+		created, newList = created || e.Created, newList || e.NewList
 		m := member(root, "trustedFolders")
 		if m == nil {
 			continue
 		}
-		arr, ok := m.Value.Value.(*hujson.Array)
-		if !ok {
-			continue
+		if arr, ok := m.Value.Value.(*hujson.Array); ok {
+			arr.Elements = deleteWhere(arr.Elements, &arr.AfterExtra, func(v *hujson.Value) bool {
+				var s string
+				return json.Unmarshal(standard(*v), &s) == nil && s == e.Value
+			})
 		}
-		arr.Elements = deleteWhere(arr.Elements, &arr.AfterExtra, func(v *hujson.Value) bool {
-			var s string
-			return json.Unmarshal(standard(*v), &s) == nil && s == e.Value
-		})
-		if len(arr.Elements) == 0 && e.NewList {
-			// The list was install's: it goes with its one folder.
+	}
+	if m := member(root, "trustedFolders"); m != nil && newList {
+		// The list was install's: it goes with its folders.
+		if arr, ok := m.Value.Value.(*hujson.Array); ok && len(arr.Elements) == 0 {
 			for i := range root.Members {
 				if &root.Members[i] == m {
 					root.Members = deleteMemberIndex(root.Members, &root.AfterExtra, i)

@@ -239,3 +239,53 @@ func TestCopilotTrustRoundTrip(t *testing.T) {
 		t.Errorf("user scope gates %+v, %v", gates, err)
 	}
 }
+
+// TestTrustBothSpellings: a workspace reached through a link is trusted
+// as given and as its real path (the agents see the real one from their
+// working directory), and uninstall takes both back.
+func TestTrustBothSpellings(t *testing.T) {
+	for _, agent := range []string{"codex", "copilot"} {
+		t.Run(agent, func(t *testing.T) {
+			o := options(t, agent, Project)
+			link := filepath.Join(filepath.Dir(o.Root), "link")
+			if err := os.Symlink(o.Root, link); err != nil {
+				t.Fatal(err)
+			}
+			real, err := filepath.EvalSymlinks(o.Root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Root = link
+			if _, err := Install(o); err != nil {
+				t.Fatal(err)
+			}
+			gates, err := Trust(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var linked, reals int
+			for _, g := range gates {
+				if !g.Open {
+					t.Errorf("shut: %+v", g)
+				}
+				if strings.Contains(g.What, link) {
+					linked++
+				}
+				if strings.Contains(g.What, real) {
+					reals++
+				}
+			}
+			if linked == 0 || linked != reals {
+				t.Errorf("%d gates for the link, %d for the real path: %+v", linked, reals, gates)
+			}
+			if _, err := Uninstall(o); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{".codex/config.toml", ".copilot/config.json"} {
+				if _, err := os.Stat(filepath.Join(o.Home, f)); !os.IsNotExist(err) {
+					t.Errorf("%s left behind: %v", f, err)
+				}
+			}
+		})
+	}
+}
