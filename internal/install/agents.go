@@ -206,3 +206,15 @@ func Title(name string) string {
 	}
 	return name
 }
+
+// Events lists the events install wires for the agent, in its own names
+// (nil for OpenCode, whose plugin names its hooks itself).
+func Events(name string) []string {
+	if name == "copilot" {
+		return append([]string(nil), copilotEvents...)
+	}
+	if a, ok := lookup(name); ok {
+		return append([]string(nil), a.events...)
+	}
+	return nil
+}
