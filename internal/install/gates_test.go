@@ -289,3 +289,17 @@ func TestTrustBothSpellings(t *testing.T) {
 		})
 	}
 }
+
+// TestInstallWithUnreadableGates: the hooks are installed even when the
+// agent's own settings cannot be read; the note says so.
+func TestInstallWithUnreadableGates(t *testing.T) {
+	o := options(t, "copilot", Project)
+	writeTestFile(t, filepath.Join(o.Home, ".copilot", "config.json"), "{not json")
+	ch, err := Install(o)
+	if err != nil || ch.Action != "created" || !strings.Contains(ch.Note, "could not be read") {
+		t.Fatalf("install: %+v, %v", ch, err)
+	}
+	if _, err := Trust(o); err == nil {
+		t.Error("trust wrote into a file it cannot read")
+	}
+}

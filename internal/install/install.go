@@ -81,8 +81,8 @@ func Install(o Options) (Change, error) {
 	ch := Change{Path: path, Note: a.note}
 	if exists && bytes.Equal(want, current) {
 		ch.Action = "unchanged"
-		ch.Gates, err = Gates(o)
-		return ch, err
+		ch.gates(o)
+		return ch, nil
 	}
 	ch.Action = "created"
 	if exists {
@@ -99,8 +99,20 @@ func Install(o Options) (Change, error) {
 	if err := writeFile(path, want, path); err != nil {
 		return Change{}, err
 	}
-	ch.Gates, err = Gates(o)
-	return ch, err
+	ch.gates(o)
+	return ch, nil
+}
+
+// gates reads the agent's own gates into the change. The hooks are
+// installed whatever they say; a file of the agent's that cannot be read
+// becomes the note, since the user must fix it for the hooks to run.
+func (ch *Change) gates(o Options) {
+	gates, err := Gates(o)
+	if err != nil {
+		ch.Note = strings.TrimSpace(ch.Note + " The agent's own trust settings could not be read: " + err.Error())
+		return
+	}
+	ch.Gates = gates
 }
 
 // Uninstall removes what Install added. When the file is exactly what
