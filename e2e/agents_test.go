@@ -233,17 +233,17 @@ func checkFollowup(t *testing.T, w *workspace, out string, err error, m model) {
 func geminiAgent(t *testing.T, w *workspace, url string) string {
 	t.Helper()
 	gemini := agent(t, "gemini")
-	wireAgent(t, w, "gemini")
 	// Gemini CLI's own settings on this machine: an API key (for the fake
-	// API), no usage statistics nor update checks, and the project trusted:
-	// Gemini runs no settings hooks at all in an untrusted folder, and in
-	// headless mode refuses to start in one.
+	// API), no usage statistics nor update checks.
 	writeJSON(t, filepath.Join(w.Home, ".gemini", "settings.json"), map[string]any{
 		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 		"privacy":  map[string]any{"usageStatisticsEnabled": false},
 		"general":  map[string]any{"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
 	})
-	writeJSON(t, filepath.Join(w.Home, ".gemini", "trustedFolders.json"), map[string]any{w.Dir: "TRUST_FOLDER"})
+	// The project trusted by install --trust, in Gemini CLI's
+	// trustedFolders.json: Gemini runs no settings hooks at all in an
+	// untrusted folder, and in headless mode refuses to start in one.
+	wireAgent(t, w, "gemini", "--trust")
 	w.Setenv("GEMINI_API_KEY", "e2e-fake-key")
 	w.Setenv("GOOGLE_GEMINI_BASE_URL", url)
 	return gemini

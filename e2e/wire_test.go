@@ -4,15 +4,17 @@ package e2e
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
 // wireAgent makes the agent run agenthooks for its hooks, in the project:
-// `agenthooks install --agent AGENT --scope project`, run there.
-func wireAgent(t *testing.T, w *workspace, agent string) {
+// `agenthooks install --agent AGENT --scope project [FLAG]...`, run there.
+func wireAgent(t *testing.T, w *workspace, agent string, flags ...string) {
 	t.Helper()
-	out := w.agenthooks("install", "--agent", agent, "--scope", "project")
-	t.Logf("agenthooks install --agent %s --scope project:\n%s", agent, out)
+	args := append([]string{"install", "--agent", agent, "--scope", "project"}, flags...)
+	out := w.agenthooks(args...)
+	t.Logf("agenthooks %s:\n%s", strings.Join(args, " "), out)
 }
 
 func writeJSON(t *testing.T, path string, v any) {

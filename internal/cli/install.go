@@ -56,13 +56,15 @@ hooks. Every other setting and hook in the file is kept byte for byte, and a fil
 that existed is first copied to FILE.agenthooks-backup. uninstall takes it all out
 again: a file not edited since is restored from its backup byte for byte.
 
-Codex and Copilot CLI have gates of their own: Codex runs a project's hooks
-only in a project it trusts, and each hook only once it was reviewed (/hooks);
-Copilot CLI runs a project's hooks only in a folder it trusts. A hook an agent
-skips lets every action through. With --trust, install records the trust and
-the reviews as the agent itself does ($CODEX_HOME/config.toml,
-$COPILOT_HOME/config.json); without it, install asks on a terminal, and
-otherwise prints the exact settings. uninstall takes back what --trust set.`,
+Codex, Copilot CLI and Gemini CLI have gates of their own: Codex runs a
+project's hooks only in a project it trusts, and each hook only once it was
+reviewed (/hooks); Copilot CLI runs a project's hooks only in a folder it trusts;
+Gemini CLI runs settings hooks only in a folder it trusts. A hook an agent skips
+lets every action through. With --trust, install records the trust and the
+reviews as the agent itself does ($CODEX_HOME/config.toml,
+$COPILOT_HOME/config.json, ~/.gemini/trustedFolders.json); without it, install
+asks on a terminal, and otherwise prints the exact settings. uninstall takes
+back what --trust set.`,
 		Example: `  agenthooks install --agent claude
   agenthooks install --agent codex --scope project --trust
   agenthooks install --agent gemini --scope project --workspace ~/src/app
@@ -89,7 +91,7 @@ the edits and loses only agenthooks' hooks.`
 	f.StringVar(&o.binary, "binary", "", "the agenthooks binary the agent runs; default: this one")
 	if !uninstall {
 		f.BoolVar(&o.trust, "trust", false, "record the workspace's trust and the hooks' review in the agent's own settings "+
-			"(Codex, Copilot CLI), so the agent runs the hooks; --trust=false: neither ask nor record")
+			"(Codex, Copilot CLI, Gemini CLI), so the agent runs the hooks; --trust=false: neither ask nor record")
 	}
 	_ = cmd.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return install.Agents(), cobra.ShellCompDirectiveNoFileComp

@@ -52,6 +52,8 @@ func gatesOf(name string) gateSet {
 		return codexGates{}
 	case "copilot":
 		return copilotGates{}
+	case "gemini":
+		return geminiGates{}
 	}
 	return nil
 }
@@ -162,5 +164,5 @@ func ledgerFor(o Options, a *agent) (*ledger, error) {
 }
 
 // HasGates reports whether the agent has gates of its own (Codex, Copilot
-// CLI), which install --trust opens.
+// CLI, Gemini CLI), which install --trust opens.
 func HasGates(name string) bool { return gatesOf(name) != nil }

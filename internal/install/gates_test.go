@@ -303,3 +303,72 @@ func TestInstallWithUnreadableGates(t *testing.T) {
 		t.Error("trust wrote into a file it cannot read")
 	}
 }
+
+var geminiConfigs = map[string]string{
+	"none":     "",
+	"empty":    "{}\n",
+	"others":   "{\n  \"/elsewhere\": \"TRUST_FOLDER\"\n}\n",
+	"comments": "{\n  // mine\n  \"/elsewhere\": \"DO_NOT_TRUST\",\n}\n",
+}
+
+func TestGeminiTrustRoundTrip(t *testing.T) {
+	for name, content := range geminiConfigs {
+		t.Run(name, func(t *testing.T) {
+			o := options(t, "gemini", Project)
+			cfg := filepath.Join(o.Home, ".gemini", "trustedFolders.json")
+			if content != "" {
+				writeTestFile(t, cfg, content)
+			}
+			if _, err := Install(o); err != nil {
+				t.Fatal(err)
+			}
+			gates, err := Gates(o)
+			if err != nil || len(gates) != 1 || gates[0].Open {
+				t.Fatalf("gates before trust: %+v, %v", gates, err)
+			}
+			gates, err = Trust(o)
+			if err != nil || len(gates) != 1 || !gates[0].Open {
+				t.Fatalf("gates after trust: %+v, %v", gates, err)
+			}
+			if _, err := Uninstall(o); err != nil {
+				t.Fatal(err)
+			}
+			if content == "" {
+				if _, err := os.Stat(cfg); !os.IsNotExist(err) {
+					t.Errorf("trustedFolders.json made by trust is left: %s", readTestFile(t, cfg))
+				}
+			} else if got := readTestFile(t, cfg); got != content {
+				t.Errorf("after uninstall:\n got  %q\n want %q", got, content)
+			}
+		})
+	}
+}
+
+func TestGeminiTrustRule(t *testing.T) {
+	for _, tc := range []struct {
+		rules  map[string]string
+		folder string
+		want   bool
+	}{
+		{map[string]string{"/a": "TRUST_FOLDER"}, "/a/b", true},
+		{map[string]string{"/a/b/c": "TRUST_PARENT"}, "/a/b/d", true},
+		{map[string]string{"/a": "TRUST_FOLDER", "/a/b": "DO_NOT_TRUST"}, "/a/b/c", false},
+		{map[string]string{"/a": "DO_NOT_TRUST", "/a/b": "TRUST_FOLDER"}, "/a/b", true},
+		{map[string]string{"/ab": "TRUST_FOLDER"}, "/a", false},
+		{map[string]string{"/a": "TRUST_FOLDER"}, "/ab", false},
+		{nil, "/a", false},
+	} {
+		if got := geminiTrusted(tc.rules, tc.folder); got != tc.want {
+			t.Errorf("%v, %s: %v, want %v", tc.rules, tc.folder, got, tc.want)
+		}
+	}
+	// A folder the user told Gemini CLI not to trust is not overridden.
+	o := options(t, "gemini", Project)
+	writeTestFile(t, filepath.Join(o.Home, ".gemini", "trustedFolders.json"), `{`+string(mustJSON(o.Root))+`: "DO_NOT_TRUST"}`)
+	if _, err := Install(o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Trust(o); err == nil || !strings.Contains(err.Error(), "told not to trust") {
+		t.Errorf("trust over DO_NOT_TRUST: %v", err)
+	}
+}

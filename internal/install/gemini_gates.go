@@ -1,0 +1,201 @@
+package install
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/tailscale/hujson"
+)
+
+// Gemini CLI's gate: with folder trust on (its default since 0.61), it
+// runs settings hooks, user and project alike, only in a folder it
+// trusts, as trustedFolders.json in its home folder says
+// ({"/path": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST"}: the rule
+// of the longest path that contains the folder, real paths compared);
+// headless, it refuses to start in an untrusted one. The gate is for a
+// workspace: a project install's, or the doctor's for either scope.
+type geminiGates struct{}
+
+// geminiHome is Gemini CLI's own folder: $GEMINI_CLI_HOME/.gemini, else
+// ~/.gemini.
+func geminiHome(o Options) (string, error) {
+	home, err := o.agentHome("GEMINI_CLI_HOME", "")
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(home, ".gemini"), nil
+}
+
+func (geminiGates) configPath(o Options) (string, error) {
+	if p := o.getenv()("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
+		return p, nil
+	}
+	home, err := geminiHome(o)
+	return filepath.Join(home, "trustedFolders.json"), err
+}
+
+func (g geminiGates) ledgerPath(o Options) (string, error) {
+	p, err := g.configPath(o)
+	return p + LedgerSuffix, err
+}
+
+func (g geminiGates) gates(o Options, _ string, _ []byte) ([]Gate, error) {
+	if o.Root == "" || o.getenv()("GEMINI_CLI_TRUST_WORKSPACE") == "true" || geminiTrustOff(o) {
+		return nil, nil
+	}
+	cfg, err := g.configPath(o)
+	if err != nil {
+		return nil, err
+	}
+	data, _, err := readFile(cfg)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := geminiRules(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg, err)
+	}
+	return []Gate{{
+		What:    "Gemini CLI trusts the folder " + o.Root,
+		File:    cfg,
+		Setting: string(mustJSON(o.Root)) + `: "TRUST_FOLDER"`,
+		Open:    geminiTrusted(rules, o.Root),
+		Command: "gemini in " + o.Root + " (and trust the folder in its dialog)",
+	}}, nil
+}
+
+// geminiRules reads trustedFolders.json (comments allowed, as Gemini CLI
+// allows them).
+func geminiRules(data []byte) (map[string]string, error) {
+	if len(strings.TrimSpace(string(data))) == 0 {
+		return nil, nil
+	}
+	v, err := hujson.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	v.Standardize()
+	var rules map[string]string
+	if err := json.Unmarshal(v.Pack(), &rules); err != nil {
+		return nil, fmt.Errorf("not an object of trust levels: %w", err)
+	}
+	return rules, nil
+}
+
+// geminiTrusted is Gemini CLI's rule: the rule of the longest path that
+// contains the folder (TRUST_PARENT's path is its parent), real paths
+// compared, decides; no rule is no trust.
+func geminiTrusted(rules map[string]string, folder string) bool {
+	loc := realPath(folder)
+	best, level := -1, ""
+	for path, l := range rules {
+		eff := path
+		if l == "TRUST_PARENT" {
+			eff = filepath.Dir(path)
+		}
+		eff = realPath(eff)
+		if (loc == eff || strings.HasPrefix(loc, strings.TrimSuffix(eff, string(filepath.Separator))+string(filepath.Separator))) && len(path) > best {
+			best, level = len(path), l
+		}
+	}
+	return level == "TRUST_FOLDER" || level == "TRUST_PARENT"
+}
+
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return filepath.Clean(r)
+	}
+	return filepath.Clean(p)
+}
+
+// geminiTrustOff: the user's Gemini settings turn folder trust off
+// (security.folderTrust.enabled false), so every folder is trusted.
+func geminiTrustOff(o Options) bool {
+	home, err := geminiHome(o)
+	if err != nil {
+		return false
+	}
+	data, ok, err := readFile(filepath.Join(home, "settings.json"))
+	if err != nil || !ok {
+		return false
+	}
+	v, err := hujson.Parse(data)
+	if err != nil {
+		return false
+	}
+	v.Standardize()
+	var s struct {
+		Security struct {
+			FolderTrust struct {
+				Enabled *bool `json:"enabled"`
+			} `json:"folderTrust"`
+		} `json:"security"`
+	}
+	return json.Unmarshal(v.Pack(), &s) == nil && s.Security.FolderTrust.Enabled != nil && !*s.Security.FolderTrust.Enabled
+}
+
+func (g geminiGates) open(o Options, hooksPath string, hooks []byte, l *ledger) error {
+	gs, err := g.gates(o, hooksPath, hooks)
+	if err != nil || len(gs) == 0 || gs[0].Open {
+		return err
+	}
+	cfg := gs[0].File
+	data, exists, err := readFile(cfg)
+	if err != nil {
+		return err
+	}
+	doc, err := parseSettings(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cfg, err)
+	}
+	root := doc.root.Value.(*hujson.Object)
+	if m := member(root, o.Root); m != nil {
+		return fmt.Errorf("%s says %s for %s: Gemini CLI was told not to trust it; change that there if it should",
+			cfg, standard(m.Value), o.Root)
+	}
+	if err := doc.addMember(root, 1, o.Root, "TRUST_FOLDER"); err != nil {
+		return err
+	}
+	if err := writeFile(cfg, doc.pack(), cfg); err != nil {
+		return err
+	}
+	l.add(ledgerEntry{For: hooksPath, Key: []string{o.Root}, Value: "TRUST_FOLDER", Created: !exists})
+	return nil
+}
+
+func (g geminiGates) close(o Options, hooksPath string, l *ledger) error {
+	cfg, err := g.configPath(o)
+	if err != nil {
+		return err
+	}
+	data, exists, err := readFile(cfg)
+	if err != nil || !exists {
+		l.remove(hooksPath, func(ledgerEntry) bool { return true })
+		return err
+	}
+	doc, err := parseSettings(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", cfg, err)
+	}
+	root := doc.root.Value.(*hujson.Object)
+	created := false
+	for _, e := range l.entriesFor(hooksPath) {
+		created = created || e.Created
+		for i := range root.Members {
+			m := &root.Members[i]
+			var level string
+			if lit, ok := m.Name.Value.(hujson.Literal); ok && lit.String() == e.Key[0] &&
+				json.Unmarshal(standard(m.Value), &level) == nil && level == e.Value {
+				root.Members = deleteMemberIndex(root.Members, &root.AfterExtra, i)
+				break
+			}
+		}
+	}
+	l.remove(hooksPath, func(ledgerEntry) bool { return true })
+	if created && len(root.Members) == 0 && len(l.Entries) == 0 {
+		return removeFile(cfg)
+	}
+	return writeFile(cfg, doc.pack(), cfg)
+}
