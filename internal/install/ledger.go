@@ -66,19 +66,14 @@ func (l *ledger) find(hooksPath string, key []string, value string) *ledgerEntry
 	return nil
 }
 
-// add records a change, or updates the value of the one recorded for the
-// same key (the first change's "before" is what uninstall puts back).
+// add records a change (once).
 func (l *ledger) add(e ledgerEntry) {
-	for i, old := range l.Entries {
-		if old.For == e.For && equalKeys(old.Key, e.Key) && (e.Edit != tomlEdit{} || old.Value == e.Value) {
-			l.Entries[i].Value = e.Value
-			return
-		}
+	if l.find(e.For, e.Key, e.Value) == nil {
+		l.Entries = append(l.Entries, e)
 	}
-	l.Entries = append(l.Entries, e)
 }
 
-// remove drops the entries for hooksPath that keep says go.
+// remove drops the entries for hooksPath that drop says go.
 func (l *ledger) remove(hooksPath string, drop func(ledgerEntry) bool) {
 	out := l.Entries[:0]
 	for _, e := range l.Entries {
