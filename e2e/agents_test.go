@@ -287,7 +287,8 @@ type model interface {
 // check asserts what every agent must have done: run the hooks of the
 // steps in want (each as often as it is listed, in any order; a shell
 // step with its command), not pushed, told the model the hook's reason in
-// the push's tool result, and run the allowed command.
+// the push's tool result, passed the sessionStart hook's env to the later
+// hooks, and run the allowed command.
 func check(t *testing.T, w *workspace, out string, err error, m model, want []string) {
 	t.Helper()
 	defer func() {
@@ -309,6 +310,9 @@ func check(t *testing.T, w *workspace, out string, err error, m model, want []st
 	results := m.ToolResults()
 	if len(results) == 0 || !strings.Contains(results[0], denyMarker) {
 		t.Errorf("the push's tool result does not carry the hook's deny reason (%s)", denyMarker)
+	}
+	if env := w.sessionEnv(); !w.noSessionState && (len(env) == 0 || env[0] != sessionMark) {
+		t.Errorf("no hook after sessionStart saw the env it set (%s): %q", sessionMark, env)
 	}
 	got, rerr := os.ReadFile(filepath.Join(w.Dir, "allowed.txt"))
 	if rerr != nil || strings.TrimSpace(string(got)) != "ok" {

@@ -21,6 +21,9 @@ func TestGeminiDegraded(t *testing.T) {
 	}
 	// Later entries win: os/exec keeps the last value of a name.
 	w.env = append(w.env, "AGENTHOOKS_STATE_DIR="+state, "AGENTHOOKS_LLM_PROVIDER=bogus", "AGENTHOOKS_LOG_RETENTION=forever")
+	// Without its store, agenthooks keeps no session between the hook
+	// processes: the sessionStart env is lost (the degradation).
+	w.noSessionState = true
 	out, model, err := runGeminiPush(t, w)
 	defer model.Close()
 	check(t, w, out, err, model, []string{

@@ -40,12 +40,18 @@ const hooksJSON = `{
 `
 
 // record appends its payload to $E2E_HOOK_LOG and has no opinion, except
-// that with $E2E_FOLLOWUP set a stop gets it as a follow-up (once: the
-// hook's loop_limit is 1).
+// that a sessionStart sets $E2E_SESSION_MARK for the session's later hooks
+// (each appends the value it sees to $E2E_HOOK_LOG.env), and that with
+// $E2E_FOLLOWUP set a stop gets it as a follow-up (once: the hook's
+// loop_limit is 1).
 const record = `#!/bin/sh
 payload=$(cat)
 printf '%s\n' "$payload" >> "$E2E_HOOK_LOG"
+if [ -n "$E2E_SESSION_MARK" ]; then printf '%s\n' "$E2E_SESSION_MARK" >> "$E2E_HOOK_LOG.env"; fi
 case "$payload" in
+*'"hook_event_name":"sessionStart"'*)
+  echo '{"env":{"E2E_SESSION_MARK":"` + sessionMark + `"}}'
+  exit 0 ;;
 *'"hook_event_name":"stop"'*)
   if [ -n "$E2E_FOLLOWUP" ]; then
     printf '{"followup_message":"%s"}\n' "$E2E_FOLLOWUP"
@@ -55,11 +61,15 @@ esac
 echo '{}'
 `
 
+// sessionMark is the value of the sessionStart hook's env.
+const sessionMark = "AGENTHOOKS-E2E-SESSION-4H8"
+
 // denyPush denies any command with "git push" in it and allows the rest.
-// It appends each payload to $E2E_HOOK_LOG too.
+// It appends each payload to $E2E_HOOK_LOG too, and the session's mark.
 const denyPush = `#!/bin/sh
 payload=$(cat)
 printf '%s\n' "$payload" >> "$E2E_HOOK_LOG"
+if [ -n "$E2E_SESSION_MARK" ]; then printf '%s\n' "$E2E_SESSION_MARK" >> "$E2E_HOOK_LOG.env"; fi
 case "$payload" in
 *'git push'*)
   echo '{"permission":"deny","user_message":"pushing is blocked by policy ` + denyMarker + `","agent_message":"pushing is blocked by policy ` + denyMarker + `"}' ;;
@@ -83,6 +93,9 @@ type workspace struct {
 	env     []string
 	gitLog  string
 	hookLog string
+	// noSessionState: agenthooks has no state store here, so a
+	// sessionStart env cannot reach the hooks of later steps.
+	noSessionState bool
 }
 
 func newWorkspace(t *testing.T) *workspace {
@@ -224,6 +237,9 @@ func (w *workspace) start(ctx context.Context, name string, args ...string) (*ex
 
 // gitCalls is what the git shim was called with, one call a line.
 func (w *workspace) gitCalls() []string { return lines(w.gitLog) }
+
+// sessionEnv is the values of $E2E_SESSION_MARK the hooks saw.
+func (w *workspace) sessionEnv() []string { return lines(w.hookLog + ".env") }
 
 // hookPayloads is what the hooks were given, in order.
 func (w *workspace) hookPayloads() []string { return lines(w.hookLog) }
