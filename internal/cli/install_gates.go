@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/internal/install"
@@ -41,7 +42,7 @@ func (o *installOptions) gates(ctx context.Context, opts install.Options, gates 
 			return nil
 		}
 	}
-	fmt.Fprintf(o.io.Out, "  %s skips these hooks until:\n", agentTitle(o.agent))
+	fmt.Fprintf(o.io.Out, "  %s skips these hooks until:\n", install.Title(o.agent))
 	byFile := map[string][]string{}
 	var files []string
 	for _, g := range shut {
@@ -60,8 +61,14 @@ func (o *installOptions) gates(ctx context.Context, opts install.Options, gates 
 			}
 		}
 	}
-	if hint := shut[0].Command; hint != "" {
-		fmt.Fprintf(o.io.Out, "  or in %s itself: %s\n", agentTitle(o.agent), hint)
+	var hints []string
+	for _, g := range shut {
+		if g.Command != "" && !slices.Contains(hints, g.Command) {
+			hints = append(hints, g.Command)
+		}
+	}
+	if len(hints) > 0 {
+		fmt.Fprintf(o.io.Out, "  or in %s itself: %s\n", install.Title(o.agent), strings.Join(hints, "; then "))
 	}
 	return nil
 }
@@ -84,7 +91,7 @@ func (o *installOptions) askTrust(ctx context.Context, shut []install.Gate) (boo
 	}
 	defer t.Close()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s skips these hooks until:\n", agentTitle(o.agent))
+	fmt.Fprintf(&b, "%s skips these hooks until:\n", install.Title(o.agent))
 	for _, g := range shut {
 		fmt.Fprintf(&b, "  - %s\n", g.What)
 	}
@@ -102,21 +109,4 @@ func (o *installOptions) trustCommand(opts install.Options) string {
 		argv = append(argv, "--binary", opts.Binary)
 	}
 	return shellquote.POSIXCommand(append(argv, "--trust"))
-}
-
-// agentTitle is the agent's name as people know it.
-func agentTitle(name string) string {
-	switch name {
-	case "codex":
-		return "Codex"
-	case "copilot":
-		return "Copilot CLI"
-	case "gemini":
-		return "Gemini CLI"
-	case "claude":
-		return "Claude Code"
-	case "opencode":
-		return "OpenCode"
-	}
-	return name
 }

@@ -88,7 +88,7 @@ var agents = []*agent{
 			"(the trust dialog, or ~/.gemini/trustedFolders.json).",
 	},
 	{
-		name: "copilot", title: "GitHub Copilot",
+		name: "copilot", title: "Copilot CLI",
 		project: func(root string) string { return filepath.Join(root, ".github", "hooks", "agenthooks.json") },
 		user: func(e env) string {
 			return filepath.Join(e.dir("COPILOT_HOME", ".copilot"), "hooks", "agenthooks.json")
@@ -199,7 +199,7 @@ func posixCommand(bin, agent, event string) string {
 	return shellquote.POSIXCommand(argv)
 }
 
-// Title is the agent's name as people know it ("Codex", "GitHub Copilot").
+// Title is the agent's name as people know it ("Codex", "Copilot CLI").
 func Title(name string) string {
 	if a, ok := lookup(name); ok {
 		return a.title
