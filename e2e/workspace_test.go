@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/agenttest"
 )
 
 // denyMarker is in the deny reason of the workspace's hook, so a test can
@@ -151,6 +153,10 @@ func newWorkspace(t *testing.T) *workspace {
 			t.Errorf("agenthooks reported a data race (%s):\n%s", r, b)
 		}
 	})
+	// The resident engines the agents' hooks started live under this
+	// workspace's TMPDIR: they are stopped before it is removed (and
+	// before the race reports above are read, so theirs are too).
+	t.Cleanup(func() { agenttest.StopEngines(filepath.Join(root, "tmp")) })
 
 	// git: a shim that records every call, refuses push, and passes the
 	// rest to the real git (agents ask git about the project).
