@@ -17,7 +17,8 @@ import (
 //     allow; refuse beats run_unsandboxed; disableTmpWrite true and
 //     enableSharedBuildCache false are stricter. A managed grant or allow
 //     list is a ceiling: what is below survives only where both allow it
-//     (their intersection). Deny lists always add up.
+//     (their intersection); a managed "default": "deny" without an allow
+//     list allows nothing. Deny lists always add up.
 //
 // A file left out (untrusted, or with errors) does not take part; errors
 // stop the sandbox being built at all (Loaded.Err).
@@ -136,7 +137,14 @@ func (a *acc) constrain(f *File, home string) {
 		read.items, read.set = append(read.items, rp.items...), true
 	}
 	a.ro.intersect(read, pathCovers)
-	a.netAllow.intersect(hosts(f, f.NetAllow), hostCovers)
+	allow := hosts(f, f.NetAllow)
+	if f.NetDefault != nil && *f.NetDefault == NetDeny && !allow.set {
+		// A managed "deny by default" with no allow list allows nothing:
+		// the layers below cannot add hosts to it. To let them, it
+		// writes "allow": ["*"].
+		allow.set = true
+	}
+	a.netAllow.intersect(allow, hostCovers)
 	a.netDeny = append(a.netDeny, rules(hosts(f, f.NetDeny).items)...)
 }
 

@@ -82,7 +82,10 @@ func (p Policy) files(e env) fsRules {
 			r.read = append(r.read, g.Path)
 		}
 		r.read = append(r.read, SystemReadPaths...)
-		r.read = append(r.read, e.tmp...)
+		if !p.DisableTmpWrite {
+			// What a command may write it may read back.
+			r.read = append(r.read, e.tmp...)
+		}
 	}
 	return r
 }
