@@ -28,7 +28,7 @@ var layers = [][]string{
 	{"internal/jsonplain", "internal/front", "internal/resident"},
 	{"event", "match", "audit", "llm"},
 	{"claudecode"},
-	{"config", "trust"},
+	{"config", "trust", "sandbox"},
 	{"session"},
 	{"runner"},
 	{"engine"},
