@@ -36,8 +36,11 @@ func Parse(path string, data []byte, layer Layer, root string) *File {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil || top == nil {
 		msg := "not a JSON object"
-		if err != nil {
-			msg = "not valid JSON: " + err.Error()
+		if !json.Valid(data) {
+			msg = "not valid JSON"
+			if err != nil {
+				msg += ": " + err.Error()
+			}
 		}
 		problem(config.Error, "", msg, `write an object, e.g. {"type": "workspace_readwrite", "networkPolicy": {"default": "deny", "allow": ["github.com"]}}`)
 		return f
