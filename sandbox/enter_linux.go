@@ -68,7 +68,7 @@ func enter(j job, path string, argv, envv []string) error {
 		return fmt.Errorf("build the Landlock ruleset: %w", err)
 	}
 	if fd < 0 {
-		return errors.New("Landlock would restrict nothing here")
+		return errors.New("the Landlock ruleset would restrict nothing here")
 	}
 	defer unix.Close(fd)
 	var filter []unix.SockFilter

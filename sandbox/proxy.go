@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -63,9 +62,6 @@ func startProxy(ctx context.Context, n Network, resolve Resolver, log io.Writer)
 
 // port is the proxy's TCP port.
 func (p *proxy) port() int { return p.ln.Addr().(*net.TCPAddr).Port }
-
-// url is the proxy as the command's *_PROXY variables give it.
-func (p *proxy) url() string { return "http://127.0.0.1:" + strconv.Itoa(p.port()) }
 
 // stop closes the listener and every connection, and waits for the
 // goroutines: nothing of the proxy outlives the command.
