@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/netip"
 	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/config"
+	suggestpkg "github.com/agenthooks/agenthooks/internal/suggest"
 )
 
 // topKeys are the keys of sandbox.json: Cursor's, then agenthooks' own.
@@ -45,7 +47,7 @@ func Parse(path string, data []byte, layer Layer, root string) *File {
 		problem(config.Error, "", msg, `write an object, e.g. {"type": "workspace_readwrite", "networkPolicy": {"default": "deny", "allow": ["github.com"]}}`)
 		return f
 	}
-	for _, k := range sortedKeys(top) {
+	for _, k := range slices.Sorted(maps.Keys(top)) {
 		raw := top[k]
 		ptr := "/" + escapePointer(k)
 		switch k {
@@ -114,7 +116,7 @@ func parseNetwork(f *File, raw json.RawMessage, ptr string, problem func(config.
 		problem(config.Error, ptr, "must be an object, got "+short(raw), `use "networkPolicy": {"default": "deny", "allow": ["github.com"]}`)
 		return
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		kp := ptr + "/" + escapePointer(k)
 		switch k {
 		case "default":
@@ -263,50 +265,14 @@ func short(raw json.RawMessage) string {
 	return s
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
 // suggest is the fix for an unknown key: the nearest known one.
 func suggest(key string, known []string) string {
-	best, bestD := "", 4
-	for _, k := range known {
-		if d := distance(strings.ToLower(key), strings.ToLower(k)); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best != "" {
+	if best, ok := suggestpkg.Closest(key, known); ok {
 		return fmt.Sprintf("did you mean %q?", best)
 	}
 	return "remove it; the keys are " + strings.Join(known, ", ")
-}
-
-// distance is the Levenshtein distance of a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
