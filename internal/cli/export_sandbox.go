@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/agenthooks/agenthooks/export"
+	"github.com/agenthooks/agenthooks/sandbox"
 )
 
 // runSandbox is export --sandbox: the workspace's effective sandbox in the
@@ -17,6 +19,10 @@ func (o *exportOptions) runSandbox(ctx context.Context) error {
 	}
 	if o.file != "" {
 		return usageErr("--sandbox exports the sandbox.json files that apply to a workspace: give --workspace, not --file")
+	}
+	if !slices.Contains(export.SandboxAgents(), o.to) {
+		_, err := export.Sandbox(o.to, sandbox.Policy{})
+		return usageErr("export: %v", err)
 	}
 	root := o.workspace
 	if root == "" {
