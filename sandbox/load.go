@@ -62,8 +62,11 @@ func Load(loc config.Locations, trust config.Trust) *Loaded {
 	// The first root has the highest priority, as with hooks: it is read
 	// last, so its settings win.
 	for i := len(roots) - 1; i >= 0; i-- {
-		if f, data := l.read(config.SandboxFileBeside(config.ProjectFile(roots[i])), Project, roots[i]); f != nil {
+		path := config.SandboxFileBeside(config.ProjectFile(roots[i]))
+		if f, data := l.read(path, Project, roots[i]); f != nil {
 			l.checkTrust(f, data, trust)
+		} else {
+			l.checkRemoved(path, roots[i], trust)
 		}
 	}
 	if home != "" {
@@ -119,11 +122,52 @@ func (l *Loaded) checkTrust(f *File, data []byte, trust config.Trust) {
 	} else {
 		f.Trusted, f.TrustReason = trust.Check(f.Root, f.Path, data)
 	}
-	if !f.Trusted {
-		l.Problems = append(l.Problems, config.Problem{File: f.Path, Severity: config.Warning,
-			Message: "not applied: the workspace's sandbox file is not trusted (" + f.TrustReason + ")",
-			Fix:     "review it, then run agenthooks trust " + f.Root})
+	if f.Trusted {
+		return
 	}
+	if pinned(trust, f.Root, f.Path) {
+		// Trusted as it was, changed since: left out, it would let a
+		// command loosen its own sandbox by editing it. It stops commands
+		// until the user has looked at it.
+		f.Trusted = true
+		p := config.Problem{File: f.Path, Severity: config.Error,
+			Message: "changed since the workspace was trusted (" + f.TrustReason + "); no command runs until it is reviewed, since a command could otherwise loosen its own sandbox by editing it",
+			Fix:     "review it, then run agenthooks trust " + f.Root}
+		f.Problems = append(f.Problems, p)
+		l.Problems = append(l.Problems, p)
+		return
+	}
+	l.Problems = append(l.Problems, config.Problem{File: f.Path, Severity: config.Warning,
+		Message: "not applied: the workspace's sandbox file is not trusted (" + f.TrustReason + ")",
+		Fix:     "review it, then run agenthooks trust " + f.Root})
+}
+
+// checkRemoved stops commands when the project's sandbox file was pinned
+// by the workspace's trust and is gone: removing it must not open the
+// sandbox either.
+func (l *Loaded) checkRemoved(path, root string, trust config.Trust) {
+	if !pinned(trust, root, path) {
+		return
+	}
+	p := config.Problem{File: path, Severity: config.Error,
+		Message: "removed since the workspace was trusted; no command runs until the workspace is reviewed, since a command could otherwise open its own sandbox by deleting it",
+		Fix:     "restore it, or review the workspace and run agenthooks trust " + root}
+	l.Files = append(l.Files, &File{Path: path, Layer: Project, Root: root, Trusted: true, Problems: []config.Problem{p}})
+	l.Problems = append(l.Problems, p)
+}
+
+// pinner is a trust store that says which files it pinned (package
+// trust's Store).
+type pinner interface {
+	Trusted(root string) bool
+	Pinned(root, file string) bool
+}
+
+// pinned reports whether the trust store pinned file in the trusted
+// workspace root.
+func pinned(trust config.Trust, root, file string) bool {
+	p, ok := trust.(pinner)
+	return ok && p.Trusted(root) && p.Pinned(root, file)
 }
 
 // readFile reads at most maxFileSize bytes; a folder is an error.
