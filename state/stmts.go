@@ -18,6 +18,15 @@ type stmts struct {
 
 // stmtIn returns query prepared, for use in tx.
 func (s *Store) stmtIn(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt, error) {
+	st, err := s.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return tx.StmtContext(ctx, st), nil
+}
+
+// stmt returns query prepared on the pool.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	s.stmts.mu.Lock()
 	st, ok := s.stmts.m[query]
 	if !ok {
@@ -32,7 +41,7 @@ func (s *Store) stmtIn(ctx context.Context, tx *sql.Tx, query string) (*sql.Stmt
 		s.stmts.m[query] = st
 	}
 	s.stmts.mu.Unlock()
-	return tx.StmtContext(ctx, st), nil
+	return st, nil
 }
 
 // closeStmts releases the prepared statements.
