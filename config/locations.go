@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -106,4 +107,29 @@ func absPath(p string) string {
 		return a
 	}
 	return filepath.Clean(p)
+}
+
+// SandboxName is the sandbox file's name. Each hooks source has one
+// beside its hooks file (sandbox.json in the enterprise folder, in a
+// team's hooks folder, in ~/.cursor and in <root>/.cursor); package
+// sandbox reads them.
+const SandboxName = "sandbox.json"
+
+// SandboxFileBeside returns the sandbox file in the folder of hooksFile.
+func SandboxFileBeside(hooksFile string) string {
+	return filepath.Join(filepath.Dir(hooksFile), SandboxName)
+}
+
+// TeamIDs lists the ids of the teams that have a folder under home's
+// managed folder, in the order their hooks load. A missing folder is no
+// team and no error.
+func TeamIDs(home string) ([]string, error) {
+	entries, err := os.ReadDir(TeamDir(home))
+	if err != nil {
+		if missing(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("list the team folders in %s: %w", TeamDir(home), err)
+	}
+	return teamIDs(entries), nil
 }

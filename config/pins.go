@@ -32,6 +32,15 @@ func projectSources(root string) []projectSource {
 func ProjectPins(root string) (map[string][32]byte, error) {
 	root = absPath(root)
 	pins := map[string][32]byte{}
+	// The project's sandbox.json is trusted like its hooks: a command the
+	// sandbox holds could otherwise loosen the next one's by editing it.
+	sb := SandboxFileBeside(ProjectFile(root))
+	switch data, err := readFile(sb); {
+	case err == nil:
+		pins[sb] = sha256.Sum256(data)
+	case !missing(err) && !errors.Is(err, errIsDir):
+		return nil, fmt.Errorf("cannot pin %s: %s", sb, errText(err))
+	}
 	for _, ps := range projectSources(root) {
 		data, err := readFile(ps.path)
 		switch {

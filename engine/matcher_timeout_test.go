@@ -2,12 +2,9 @@ package engine
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/runner"
 )
@@ -17,22 +14,7 @@ import (
 // as failed, so a fail-closed one blocks.
 func TestMatcherTimeoutIsAFailure(t *testing.T) {
 	for _, failClosed := range []bool{true, false} {
-		home := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(home, ".cursor"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		fc := "false"
-		if failClosed {
-			fc = "true"
-		}
-		hooks := `{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo '{\"permission\":\"allow\"}'","matcher":"(?=g)^(\\w+\\s?)*$","failClosed":` + fc + `}]}}`
-		if err := os.WriteFile(config.UserFile(home), []byte(hooks), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		e, err := Load(Options{Locations: config.Locations{Home: home, EnterpriseFile: filepath.Join(home, "none.json"), WorkspaceRoots: []string{home}}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		e := loadMatcherHook(t, `(?=g)^(\w+\s?)*$`, failClosed)
 		cmd := "git push " + strings.Repeat("a", 40) + "!"
 		d, err := e.Run(context.Background(), event.BeforeShellExecution, &event.BeforeShellExecutionInput{Command: cmd})
 		if err != nil {

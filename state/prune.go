@@ -70,7 +70,11 @@ func (s *Store) Size(ctx context.Context) (int64, error) {
 // number of records deleted.
 func (s *Store) makeRoom(ctx context.Context, tx *sql.Tx, incoming int64) (int, error) {
 	var size int64
-	if err := tx.QueryRowContext(ctx, `SELECT bytes FROM log_size`).Scan(&size); err != nil {
+	q, err := s.stmtIn(ctx, tx, `SELECT bytes FROM log_size`)
+	if err != nil {
+		return 0, fmt.Errorf("read the log's size: %w", err)
+	}
+	if err := q.QueryRowContext(ctx).Scan(&size); err != nil {
 		return 0, fmt.Errorf("read the log's size: %w", err)
 	}
 	if size+incoming <= s.opts.MaxBytes {

@@ -113,7 +113,11 @@ func (s *Store) insertRun(ctx context.Context, tx *sql.Tx, r run, once bool) (fi
 		if i < 0 || i >= len(r.Payloads) || ids[i] != nil {
 			continue
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO payloads (data, bytes) VALUES (?, ?)`, []byte(r.Payloads[i]), len(r.Payloads[i]))
+		ins, err := s.stmtIn(ctx, tx, `INSERT INTO payloads (data, bytes) VALUES (?, ?)`)
+		if err != nil {
+			return 0, 0, fmt.Errorf("insert payload: %w", err)
+		}
+		res, err := ins.ExecContext(ctx, []byte(r.Payloads[i]), len(r.Payloads[i]))
 		if err != nil {
 			return 0, 0, fmt.Errorf("insert payload: %w", err)
 		}
@@ -121,11 +125,10 @@ func (s *Store) insertRun(ctx context.Context, tx *sql.Tx, r run, once bool) (fi
 			return 0, 0, err
 		}
 	}
-	stmt, err := tx.PrepareContext(ctx, insertRecord)
+	stmt, err := s.stmtIn(ctx, tx, insertRecord)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer stmt.Close()
 	for _, rec := range recs {
 		var payloadID any
 		if i := rec.PayloadIndex; i >= 0 && i < len(ids) {

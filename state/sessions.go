@@ -14,7 +14,11 @@ import (
 // Get returns the session of conversation id, or the zero Session when
 // there is none.
 func (s *Store) Get(ctx context.Context, id string) (session.Session, error) {
-	sess, err := getSession(ctx, s.db, id)
+	q, err := s.stmt(ctx, selectSession)
+	if err != nil {
+		return session.Session{}, fmt.Errorf("%s: %w", s.path, err)
+	}
+	sess, err := scanSession(q.QueryRowContext(ctx, id), id)
 	if err != nil {
 		return sess, fmt.Errorf("%s: %w", s.path, err)
 	}
@@ -27,7 +31,7 @@ func (s *Store) Get(ctx context.Context, id string) (session.Session, error) {
 // with the database's write lock held: it must only edit the session.
 func (s *Store) Update(ctx context.Context, id string, fn func(*session.Session)) error {
 	err := s.writeSession(ctx, func(tx *sql.Tx) error {
-		sess, err := getSession(ctx, tx, id)
+		sess, err := scanSession(tx.QueryRowContext(ctx, selectSession, id), id)
 		if err != nil {
 			return err
 		}
@@ -59,10 +63,14 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
-func getSession(ctx context.Context, q querier, id string) (session.Session, error) {
+const selectSession = `SELECT data FROM sessions WHERE conversation_id = ?`
+
+// scanSession reads the session of conversation id from row, the answer
+// to selectSession; none stored is the zero session.
+func scanSession(row *sql.Row, id string) (session.Session, error) {
 	var sess session.Session
 	var data string
-	err := q.QueryRowContext(ctx, `SELECT data FROM sessions WHERE conversation_id = ?`, id).Scan(&data)
+	err := row.Scan(&data)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return sess, nil

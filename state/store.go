@@ -60,6 +60,7 @@ type Store struct {
 	// their contexts) instead of spinning in SQLite's busy handler;
 	// SQLite's lock then only arbitrates between processes.
 	writer chan struct{}
+	stmts  stmts
 }
 
 // Open opens (creating if needed) the database in o.Dir, which is created
@@ -108,6 +109,7 @@ const walSizeLimit = 4 << 20
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.closeStmts()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", s.path, err)
 	}

@@ -212,3 +212,11 @@ func (s *Store) Trusted(root string) bool {
 	defer s.mu.RUnlock()
 	return s.state.Workspaces[r.key] != nil
 }
+
+// Pinned reports whether file (relative to root when not absolute) was
+// pinned when workspace root was trusted: a sandbox.json that was pinned
+// and has changed or gone must stop commands, not be left out, since a
+// command could otherwise loosen its own sandbox by editing it.
+func (s *Store) Pinned(root, file string) bool {
+	return s.lookup(root, file).found
+}

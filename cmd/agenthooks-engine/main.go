@@ -7,8 +7,14 @@ import (
 	"os"
 
 	"github.com/agenthooks/agenthooks/internal/cli"
+	"github.com/agenthooks/agenthooks/sandbox"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.Verb {
+		// The sandbox's trampoline, before the command line is built: it
+		// runs once per sandboxed command and only enters the sandbox.
+		os.Exit(sandbox.Main(os.Args[2:]))
+	}
 	os.Exit(cli.Main(os.Args[1:]))
 }

@@ -26,13 +26,20 @@ func (s *IO) openHost(ctx context.Context) *host.Host {
 // stderr at once; the returned function writes the log and closes the
 // state store.
 func openEngine(ctx context.Context, roots []string, noClaude bool) (*engine.Engine, func() error, error) {
+	_, eng, closeHost, err := openHostEngine(ctx, roots, noClaude)
+	return eng, closeHost, err
+}
+
+// openHostEngine is openEngine with the host, for verbs that read more
+// than the hooks (exec reads the sandbox through it).
+func openHostEngine(ctx context.Context, roots []string, noClaude bool) (*host.Host, *engine.Engine, func() error, error) {
 	h := host.Open(ctx, host.Options{Warn: func(msg string) { fmt.Fprintln(os.Stderr, "agenthooks: warning:", msg) }})
 	eng, err := h.Engine(roots, noClaude)
 	if err != nil {
 		_ = h.Close(ctx)
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return eng, func() error { return h.Close(context.WithoutCancel(ctx)) }, nil
+	return h, eng, func() error { return h.Close(context.WithoutCancel(ctx)) }, nil
 }
 
 // printEngineProblems reports the engine's source problems on w, one line each.

@@ -185,7 +185,7 @@ func (o *execOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots, false)
+	h, eng, closeEngine, err := openHostEngine(ctx, roots, false)
 	if err != nil {
 		return &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
 	}
@@ -195,6 +195,13 @@ func (o *execOptions) run(ctx context.Context) error {
 	}
 
 	call := o.newCall(eng, cwd)
+	call.sb = o.sandboxFor(h, roots)
+	call.sb.say(o.io.Err, o.quiet)
+	if call.sb.refused != "" {
+		fmt.Fprintln(o.io.Err, call.sb.refused)
+		call.refused(ctx, sigs, call.sb.refused)
+		return silentExit(ExitExecDenied)
+	}
 	verdict, err := call.gate(ctx, sigs)
 	if err != nil {
 		return err
@@ -214,7 +221,7 @@ func (o *execOptions) run(ctx context.Context) error {
 		return silentExit(ExitExecDenied)
 	}
 
-	res := o.foreground(call.argvToRun(), call.cwd, sigs).Run()
+	res := o.foreground(call.sb.wrap(call.argvToRun()), call.cwd, sigs).Run()
 	if res.StartErr != "" {
 		fmt.Fprintln(o.io.Err, "agenthooks:", res.StartErr)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/agenthooks/agenthooks/event"
@@ -16,11 +17,20 @@ import (
 // otherwise. They run at once; a signal cuts them short.
 func (c *execCall) after(ctx context.Context, sigs <-chan os.Signal, res proc.ForegroundResult) {
 	ms := res.Duration.Milliseconds()
+	// What the sandbox refused, with the rule and its file: said to the
+	// user, and part of what the after-hooks are told.
+	if why := c.sb.explain(c.cwd, res.Output, res.Code); why != "" {
+		fmt.Fprint(c.o.io.Err, why)
+		res.Output += why
+		if res.StartErr == "" {
+			res.StartErr = strings.TrimSpace(execFailure(res) + "\n" + why)
+		}
+	}
 	steps := []execStep{{event.AfterShellExecution, c.payload(map[string]any{
 		"command":  c.command,
 		"output":   res.Output,
 		"duration": ms,
-		"sandbox":  false,
+		"sandbox":  c.sb.on,
 	})}}
 	if res.Code == 0 {
 		out := execJSON(struct {

@@ -31,6 +31,8 @@ type execCall struct {
 	// hooks that correlate preToolUse with postToolUse.
 	conversation string
 	toolUseID    string
+	// sb is the sandbox the command runs in.
+	sb execSandbox
 }
 
 func (o *execOptions) newCall(eng *engine.Engine, cwd string) *execCall {

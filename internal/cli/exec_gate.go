@@ -120,7 +120,7 @@ func (c *execCall) before(ctx context.Context) (pre, shell *engine.Decision, err
 }
 
 func (c *execCall) shellPayload() json.RawMessage {
-	return c.payload(map[string]any{"command": c.command, "sandbox": false})
+	return c.payload(map[string]any{"command": c.command, "sandbox": c.sb.on})
 }
 
 // execMerge is the most restrictive permission of the decisions: the rule

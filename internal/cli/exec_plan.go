@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
@@ -45,7 +46,7 @@ func (o *execOptions) plan(ctx context.Context) error {
 		p.Run, p.Argv, p.Dir = true, call.argvToRun(), cwd
 		return o.writePlan(p)
 	}
-	eng, err := o.engine(ctx, cwd)
+	h, eng, err := o.engine(ctx, cwd)
 	if err != nil {
 		return err
 	}
@@ -54,6 +55,14 @@ func (o *execOptions) plan(ctx context.Context) error {
 		printEngineProblems(&problems, eng)
 	}
 	call.eng = eng
+	call.sb = o.sandboxFor(h, o.workspaces)
+	call.sb.say(&problems, o.quiet)
+	if call.sb.refused != "" {
+		p.Stderr = problems.String()
+		p.Messages, p.Reason = []string{call.sb.refused}, call.sb.refused
+		p.Hooks, p.Call = true, call.state()
+		return o.writePlan(p)
+	}
 	v, err := call.decideWith(o.hookContext(ctx), true)
 	if err != nil {
 		return err
@@ -63,7 +72,8 @@ func (o *execOptions) plan(ctx context.Context) error {
 	}
 	p.Stderr = problems.String()
 	p.Run, p.Messages, p.Reason, p.Ask = v.run, v.messages, v.reason, v.ask
-	p.Argv, p.Dir = call.argvToRun(), cwd
+	p.Argv, p.Dir = call.sb.wrap(call.argvToRun()), cwd
+	p.Sandbox = call.sb.on
 	p.Hooks = true
 	p.Call = call.state()
 	return o.writePlan(p)
@@ -90,11 +100,16 @@ func (o *execOptions) report(ctx context.Context) error {
 		return &exitError{code: ExitExecFailed, err: fmt.Errorf("read the report: %w", err)}
 	}
 	o.workspaces, o.quiet = r.Call.Roots, r.Call.Quiet
-	eng, err := o.engine(ctx, r.Call.Cwd)
+	h, eng, err := o.engine(ctx, r.Call.Cwd)
 	if err != nil {
 		return err
 	}
 	call := callFromState(o, eng, r.Call)
+	if r.Call.Sandbox {
+		// As planned: the command ran inside. The policy is read again
+		// only to name the rules behind its refusals.
+		call.sb = execSandbox{policy: h.Sandbox(o.workspaces).Policy, on: true}
+	}
 	hctx := o.hookContext(ctx)
 	if r.Result == nil {
 		call.refused(hctx, nil, r.Refused)
@@ -125,12 +140,12 @@ func (o *execOptions) workDir() (string, error) {
 
 // engine loads the hooks for the workspaces (default: cwd) from the
 // verb's host: the resident engine's when it serves the verb.
-func (o *execOptions) engine(ctx context.Context, cwd string) (*engine.Engine, error) {
+func (o *execOptions) engine(ctx context.Context, cwd string) (*host.Host, *engine.Engine, error) {
 	var roots []string
 	for _, r := range o.workspaces {
 		a, err := o.io.abs(r)
 		if err != nil {
-			return nil, &exitError{code: ExitExecFailed, err: fmt.Errorf("workspace %s: %w", r, err)}
+			return nil, nil, &exitError{code: ExitExecFailed, err: fmt.Errorf("workspace %s: %w", r, err)}
 		}
 		roots = append(roots, a)
 	}
@@ -139,15 +154,15 @@ func (o *execOptions) engine(ctx context.Context, cwd string) (*engine.Engine, e
 	}
 	roots, err := workspaceRoots(nil, roots)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	o.workspaces = roots
 	h := o.io.openHost(ctx)
 	eng, err := h.Engine(roots, false)
 	if err != nil {
-		return nil, &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
+		return nil, nil, &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
 	}
-	return eng, nil
+	return h, eng, nil
 }
 
 // hookContext gives the hooks the caller's environment.
@@ -167,6 +182,7 @@ func (c *execCall) state() *wire.ExecCall {
 		Conversation: c.conversation,
 		ToolUseID:    c.toolUseID,
 		Quiet:        c.o.quiet,
+		Sandbox:      c.sb.on,
 	}
 }
 

@@ -33,6 +33,7 @@ type exportOptions struct {
 	scope     string
 	output    string
 	force     bool
+	sandbox   bool
 }
 
 func newExportCmd(s *IO) *cobra.Command {
@@ -67,15 +68,28 @@ Cursor's, and must answer in the agent's format. To keep the scripts unchanged,
 use agenthooks install instead, which makes the agent run them through agenthooks.
 See docs/export.md.
 
+With --sandbox, export renders the workspace's effective sandbox (every
+sandbox.json that applies, merged as agenthooks exec merges them) into the
+agent's own sandbox settings: Claude Code's "sandbox" in .claude/settings.json,
+Codex's sandbox_mode and [sandbox_workspace_write] in .codex/config.toml. What
+the agent's sandbox cannot express is a warning; where it cannot, the settings
+are stricter than sandbox.json, unless the warning says otherwise.
+
 Exit status: 0 when something was exported (warnings or not); 64 for a bad flag or
 an unknown --to; 1 when the hooks file is missing, unreadable or invalid, when
 nothing in it can be exported, or when -o FILE exists.`,
 		Example: `  agenthooks export --to claude
   agenthooks export --to gemini --scope user
   agenthooks export --to copilot --workspace ~/src/app -o ~/src/app/.github/hooks/cursor-hooks.json
-  agenthooks export --to codex --file team-hooks.json 2>warnings.txt`,
+  agenthooks export --to codex --file team-hooks.json 2>warnings.txt
+  agenthooks export --to claude --sandbox --workspace ~/src/app`,
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return o.run() },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.sandbox {
+				return o.runSandbox(cmd.Context())
+			}
+			return o.run()
+		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.to, "to", "", "the agent: "+strings.Join(export.Agents(), ", "))
@@ -84,6 +98,7 @@ nothing in it can be exported, or when -o FILE exists.`,
 	f.StringVar(&o.scope, "scope", "", "project (.cursor/hooks.json of the workspace, the default) or user (~/.cursor/hooks.json); also where the result belongs")
 	f.StringVarP(&o.output, "output", "o", "", "write the document to FILE instead of stdout (- is stdout); FILE must not exist")
 	f.BoolVar(&o.force, "force", false, "with -o, replace FILE if it exists")
+	f.BoolVar(&o.sandbox, "sandbox", false, "export the workspace's effective sandbox (its sandbox.json files merged) into the agent's own sandbox settings ("+strings.Join(export.SandboxAgents(), ", ")+") instead of its hooks")
 	_ = cmd.RegisterFlagCompletionFunc("to", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return export.Agents(), cobra.ShellCompDirectiveNoFileComp
 	})

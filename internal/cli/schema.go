@@ -7,11 +7,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/sandbox"
 )
 
 type schemaOptions struct {
-	io     *IO
-	output string
+	io      *IO
+	output  string
+	sandbox bool
 }
 
 func newSchemaCmd(s *IO) *cobra.Command {
@@ -28,11 +30,15 @@ completion and inline errors; validate applies it too.`,
 		RunE: func(*cobra.Command, []string) error { return o.run() },
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the schema to FILE (replacing it) instead of stdout")
+	cmd.Flags().BoolVar(&o.sandbox, "sandbox", false, "print the schema of sandbox.json instead (docs/sandbox.md)")
 	return cmd
 }
 
 func (o *schemaOptions) run() error {
 	b := config.Schema()
+	if o.sandbox {
+		b = sandbox.Schema()
+	}
 	if b == nil {
 		return fmt.Errorf("schema: the hooks.json schema could not be generated")
 	}

@@ -40,6 +40,8 @@ func TestSyncVerb(t *testing.T) {
 	hooks := config.TeamHooksDir(home, "3")
 	t.Setenv(teamsync.TokenEnv, syncToken)
 	t.Setenv(teamsync.ServerEnv, srv.URL)
+	stateDir := t.TempDir()
+	t.Setenv("AGENTHOOKS_STATE_DIR", stateDir)
 
 	// First time, without --accept: the notice, and nothing installed.
 	code, out, errs := runSync(t, "--home", home)
@@ -57,8 +59,24 @@ func TestSyncVerb(t *testing.T) {
 
 	// --show: the scripts, still nothing installed.
 	code, out, _ = runSync(t, "--home", home, "--show")
-	if code != 0 || !strings.Contains(out, `echo '{"permission":"deny"}'`) || !strings.Contains(out, "agenthooks sync --accept") {
+	if code != 0 || !strings.Contains(out, `echo '{"permission":"deny"}'`) || !strings.Contains(out, "agenthooks sync --accept") ||
+		!strings.Contains(out, "This team's audit is off: no decision leaves this machine.") {
 		t.Fatalf("show: exit %d\n%s", code, out)
+	}
+	srv.SetAudit(true)
+	if code, out, _ = runSync(t, "--home", home, "--show"); code != 0 || !strings.Contains(out, "This team's audit is on. Each sync sends for each deny, ask, block") {
+		t.Fatalf("show with the audit on: exit %d\n%s", code, out)
+	}
+	srv.SetAudit(false)
+	// Each request reported this machine, by the id kept in the state folder.
+	id, err := os.ReadFile(filepath.Join(stateDir, teamsync.MachineIDFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range srv.Requests() {
+		if r.Msg.GetMachine().GetId() != strings.TrimSpace(string(id)) || r.Msg.GetMachine().GetVersion() == "" {
+			t.Fatalf("a request reported %+v, not this machine (%s)", r.Msg.GetMachine(), id)
+		}
 	}
 	if _, err := os.Stat(config.TeamDir(home)); !os.IsNotExist(err) {
 		t.Fatalf("--show wrote something: %v", err)

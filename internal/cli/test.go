@@ -16,6 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/sandbox"
 )
 
 type testOptions struct {
@@ -70,7 +71,7 @@ func (o *testOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots, false)
+	h, eng, closeEngine, err := openHostEngine(ctx, roots, false)
 	if err != nil {
 		return err
 	}
@@ -83,6 +84,8 @@ func (o *testOptions) run(ctx context.Context) error {
 		return writeTraceJSON(o.io.Out, o.step, d, matches, eng)
 	}
 	writeTrace(o.io.Out, o.step, d, matches, eng)
+	// The sandbox the workspace's commands would run in (docs/sandbox.md).
+	fmt.Fprint(o.io.Out, "\n"+sandbox.Describe(h.Sandbox(roots)))
 	return nil
 }
 

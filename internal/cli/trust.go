@@ -32,7 +32,7 @@ func newTrustCmd(s *IO) *cobra.Command {
 		Short: "Trust a workspace's current project hooks and the files they run",
 		Long: `Trust lets the project hooks of workspace DIR (default: the current directory) run,
 pinned to the SHA-256 of each project hooks file (.cursor/hooks.json, .claude/settings.json,
-.claude/settings.local.json) and of every file inside DIR that their hooks run or read: each
+.claude/settings.local.json), of its .cursor/sandbox.json, and of every file inside DIR that their hooks run or read: each
 word of a hook's command that names a file in the workspace (.cursor/hooks/check.sh,
 python3 hooks/g.py, agenthooks policy .cursor/policies/p.yaml). When a pinned file changes
 (a pull request edits .cursor/hooks/check.sh, say), the hooks that use it stop until you

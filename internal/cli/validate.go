@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/sandbox"
 )
 
 type validateOptions struct {
@@ -24,7 +25,7 @@ func newValidateCmd(s *IO) *cobra.Command {
 		Use:   "validate [FILE]...",
 		Short: "Check hooks files and report every problem",
 		Long: `Validate checks every source (enterprise, team, each workspace's project hooks, user)
-or only the files given, and prints each problem with its file, line:column, the
+and the sandbox.json beside each, or only the files given, and prints each problem with its file, line:column, the
 field, what is wrong and how to fix it. It exits 1 when there is an error (or, with
 --strict, a warning), 0 otherwise.
 
@@ -55,6 +56,12 @@ func (o *validateOptions) run() error {
 			}
 			abs, _ := filepath.Abs(f)
 			dir := filepath.Dir(abs)
+			if filepath.Base(abs) == config.SandboxName {
+				// A sandbox file: its own format (package sandbox).
+				problems = append(problems, sandbox.Parse(abs, data, sandbox.User, filepath.Dir(dir)).Problems...)
+				checked++
+				continue
+			}
 			if filepath.Base(dir) == ".claude" {
 				// A Claude Code settings file: its own format.
 				f := config.ParseClaudeFile(abs, data, config.ClaudeUser, dir, dir)
@@ -73,7 +80,7 @@ func (o *validateOptions) run() error {
 		if err != nil {
 			return err
 		}
-		eng, closeEngine, err := openEngine(context.Background(), roots, false)
+		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, false)
 		if err != nil {
 			return err
 		}
@@ -84,6 +91,10 @@ func (o *validateOptions) run() error {
 		for _, f := range set.Files {
 			problems = append(problems, f.SchemaProblems()...)
 		}
+		// The sandbox files beside every source.
+		sb := h.Sandbox(roots)
+		checked += len(sb.Files)
+		problems = append(problems, sb.Problems...)
 	}
 	errs, warns := 0, 0
 	for _, p := range problems {

@@ -28,7 +28,7 @@ var layers = [][]string{
 	{"internal/jsonplain", "internal/front", "internal/resident"},
 	{"event", "match", "audit", "llm"},
 	{"claudecode"},
-	{"config", "trust"},
+	{"config", "trust", "sandbox"},
 	{"session"},
 	{"runner"},
 	{"engine"},
@@ -222,7 +222,7 @@ func TestCheckFindsBreaches(t *testing.T) {
 	}
 	got := check(graph)
 	want := []string{
-		"config imports engine, which is in a higher layer (engine above config, trust)",
+		"config imports engine, which is in a higher layer (engine above config, trust, sandbox)",
 		"examples imports event: examples stands beside the layers and must import no package of the module",
 		"package newpkg is in no layer: add it to internal/layers and to docs/architecture.md (section Layers)",
 		"state imports team/sync/faketeam, a test helper: library code must not",

@@ -24,6 +24,9 @@ type ExecPlan struct {
 	Argv []string `json:"argv"`
 	Dir  string   `json:"dir"`
 	PTY  bool     `json:"pty"`
+	// Sandbox says Argv enters the sandbox (the engine binary's
+	// trampoline around the command): hooks were told sandbox: true.
+	Sandbox bool `json:"sandbox,omitempty"`
 	// Hooks is false for a hook's own command, which has no after-hooks:
 	// nothing is reported.
 	Hooks bool      `json:"hooks"`
@@ -48,6 +51,8 @@ type ExecCall struct {
 	Conversation string   `json:"conversation,omitempty"`
 	ToolUseID    string   `json:"tool_use_id"`
 	Quiet        bool     `json:"quiet,omitempty"`
+	// Sandbox says the command ran inside the sandbox.
+	Sandbox bool `json:"sandbox,omitempty"`
 }
 
 // ExecReport is the input of exec --report: the call, and either why it

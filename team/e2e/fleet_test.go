@@ -239,6 +239,20 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 	eval[chromedp.Void](t, b, `document.getElementById("team").dispatchEvent(new Event("change"))`)
 	b.waitFor(t, "the machine current", fmt.Sprintf(`!document.querySelector(%q)?.classList.contains("stale") && document.querySelector(%q).cells[4].textContent === "2"`, row, row))
 
+	// The team's sandbox, set in the page: a bad one is refused with the
+	// field; a good one reaches the machine at its next sync.
+	b.do(t, "type a bad sandbox", chromedp.SendKeys(chromedp.ID("sandbox-json"), `{"type":"open"}`), chromedp.Click(chromedp.ID("save-sandbox")))
+	b.waitFor(t, "the refusal", `document.getElementById("error-text").textContent.startsWith("invalid_argument: sandbox_json/type")`)
+	b.do(t, "type a sandbox", chromedp.Click(chromedp.ID("error-close")), clearField("sandbox-json"),
+		chromedp.SendKeys(chromedp.ID("sandbox-json"), `{"networkPolicy":{"default":"deny"}}`), chromedp.Click(chromedp.ID("save-sandbox")))
+	b.waitFor(t, "the sandbox saved", `document.getElementById("status").textContent.startsWith("Saved the sandbox of platform (revision 3)")`)
+	if res := sync(); !res.Changed || res.Revision != 3 {
+		t.Fatalf("sync after the sandbox: %+v", res)
+	}
+	if data, err := os.ReadFile(filepath.Join(config.TeamHooksDir(home, fmt.Sprint(team.ID)), "sandbox.json")); err != nil || string(data) != `{"networkPolicy":{"default":"deny"}}` {
+		t.Fatalf("the machine's team sandbox.json: %q, %v", data, err)
+	}
+
 	shot, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

@@ -67,6 +67,17 @@ func (a *admin) SetTeamAudit(ctx context.Context, req *connect.Request[teamv1.Se
 	return connect.NewResponse(&teamv1.SetTeamAuditResponse{Team: teamToProto(t)}), nil
 }
 
+func (a *admin) SetTeamSandbox(ctx context.Context, req *connect.Request[teamv1.SetTeamSandboxRequest]) (*connect.Response[teamv1.SetTeamSandboxResponse], error) {
+	if req.Msg.GetTeamId() == 0 {
+		return nil, invalid("team_id", "is not set", "give the id of the team (ListTeams shows them)")
+	}
+	t, rev, err := a.s.cfg.Store.SetTeamSandbox(ctx, caller(ctx).Name, req.Msg.GetTeamId(), req.Msg.GetSandboxJson())
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	return connect.NewResponse(&teamv1.SetTeamSandboxResponse{Team: teamToProto(t), Revision: rev}), nil
+}
+
 // ListMachines writes this replica's pending reports first, so that a
 // machine that just synced through it is listed.
 func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {

@@ -46,7 +46,7 @@ func hooksToProto(hooks []store.Hook) []*teamv1.TeamHook {
 
 func teamToProto(t store.Team) *teamv1.Team {
 	return &teamv1.Team{Id: t.ID, Name: t.Name, Revision: t.Revision, CreatedAtUnixMs: t.CreatedAtMs,
-		Audit: t.Audit, AuditRetentionDays: int32(t.AuditRetentionDays)}
+		Audit: t.Audit, AuditRetentionDays: int32(t.AuditRetentionDays), SandboxJson: t.SandboxJSON}
 }
 
 func tokenToProto(t store.Token) *teamv1.Token {

@@ -42,6 +42,9 @@ func (h *teamHooks) GetTeamHooks(ctx context.Context, req *connect.Request[teamv
 		Audit:     snap.Team.Audit,
 		Hooks:     []*teamv1.TeamHook{},
 	}
+	if !snap.Unchanged {
+		resp.SandboxJson = snap.Team.SandboxJSON
+	}
 	if m, ok := machineReport(req.Msg.GetMachine(), tok, time.Now()); ok {
 		h.s.fleet.note(m)
 	}

@@ -126,3 +126,37 @@ func TestDecisions(t *testing.T) {
 		}
 	})
 }
+
+// TestTeamSandbox: a team's sandbox.json is checked by the sandbox's own
+// parser (the field as a JSON pointer, the parser's fix), and setting it
+// is a change of the team: a new revision and a history entry.
+func TestTeamSandbox(t *testing.T) {
+	each(t, func(t *testing.T, s Store) {
+		ctx := context.Background()
+		team := mustTeam(t, s, "platform")
+		_, _, err := s.SetTeamSandbox(ctx, "alice", team.ID, `{"type":"workspace_sometimes"}`)
+		var ve *ValidationError
+		if !errors.As(err, &ve) || ve.Field != "sandbox_json/type" || ve.Fix == "" {
+			t.Fatalf("a bad type: %v", err)
+		}
+		const good = `{"networkPolicy":{"default":"deny"}}`
+		tm, rev, err := s.SetTeamSandbox(ctx, "alice", team.ID, good)
+		if err != nil || rev != 1 || tm.SandboxJSON != good || tm.Revision != 1 {
+			t.Fatalf("SetTeamSandbox: %+v, %d, %v", tm, rev, err)
+		}
+		snap, err := s.Hooks(ctx, team.ID, 0)
+		if err != nil || snap.Team.SandboxJSON != good {
+			t.Fatalf("the team's snapshot: %+v, %v", snap.Team, err)
+		}
+		hist, err := s.History(ctx, HistoryFilter{TeamID: team.ID})
+		if err != nil || len(hist) != 1 || hist[0].Action != ActionSandbox || hist[0].ScriptName != "sandbox.json" || hist[0].Revision != 1 {
+			t.Fatalf("history %+v, %v", hist, err)
+		}
+		if tm, _, err := s.SetTeamSandbox(ctx, "alice", team.ID, ""); err != nil || tm.SandboxJSON != "" || tm.Revision != 2 {
+			t.Fatalf("removing the sandbox: %+v, %v", tm, err)
+		}
+		if _, _, err := s.CreateHook(ctx, "alice", team.ID, sampleHook("sandbox.json")); err == nil {
+			t.Fatal("a hook took the sandbox's file name")
+		}
+	})
+}

@@ -104,6 +104,9 @@ var migrations = []string{
 	-- A machine's retried upload stores each decision once.
 	CREATE UNIQUE INDEX decisions_once ON decisions(team_id, machine_id, record_id);
 	CREATE INDEX decisions_team_at ON decisions(team_id, at);`,
+
+	// 3: the team's sandbox.json, distributed with its hooks.
+	`ALTER TABLE teams ADD COLUMN sandbox_json TEXT NOT NULL DEFAULT '';`,
 }
 
 // migrate brings the schema to len(migrations) in one transaction that

@@ -64,6 +64,10 @@ type Store interface {
 	// name keeps identifying the changes it made.
 	RevokeToken(ctx context.Context, id int64) error
 
+	// SetTeamSandbox replaces the team's sandbox.json ("" removes it),
+	// checked as members check it; it is a change of the team's set: the
+	// revision goes up and the history records it (hook id 0).
+	SetTeamSandbox(ctx context.Context, actor string, teamID int64, sandboxJSON string) (Team, int64, error)
 	// SetTeamAudit turns a team's audit on or off and sets how many
 	// days its decisions are kept (0: the default).
 	SetTeamAudit(ctx context.Context, teamID int64, on bool, retentionDays int) (Team, error)
@@ -98,6 +102,8 @@ type Team struct {
 	// AuditRetentionDays is how long decisions are kept; 0 means
 	// DefaultAuditRetentionDays.
 	AuditRetentionDays int
+	// SandboxJSON is the team's sandbox.json; "" for none.
+	SandboxJSON string
 }
 
 // Hook is one hook a team distributes.
@@ -132,6 +138,8 @@ const (
 	ActionActivate   = "activate"
 	ActionDeactivate = "deactivate"
 	ActionDelete     = "delete"
+	// ActionSandbox is a change of the team's sandbox.json.
+	ActionSandbox = "sandbox"
 )
 
 // Change is one entry of a team's history.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 )
 
-const teamCols = `id, name, revision, created_at, audit, audit_retention_days`
+const teamCols = `id, name, revision, created_at, audit, audit_retention_days, sandbox_json`
 
 func scanTeam(row interface{ Scan(...any) error }) (Team, error) {
 	var t Team
-	err := row.Scan(&t.ID, &t.Name, &t.Revision, &t.CreatedAtMs, &t.Audit, &t.AuditRetentionDays)
+	err := row.Scan(&t.ID, &t.Name, &t.Revision, &t.CreatedAtMs, &t.Audit, &t.AuditRetentionDays, &t.SandboxJSON)
 	return t, err
 }
 

@@ -4,19 +4,29 @@ import (
 	"context"
 	"database/sql"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // sqliteWatch sees other processes' commits (`agenthooks serve token
 // revoke` while the server runs) through PRAGMA data_version, which
-// changes for a connection whenever another connection commits. One
-// query on a connection of its own before each use of the memo: a call
-// into the SQLite library in this process, no round trip to a server.
+// changes for a connection whenever another connection commits: a query
+// on a connection of its own, in this process, no round trip to a
+// server. It opens a read transaction (file locks, tens of microseconds),
+// so under load it runs at most once per sqliteCheckEvery: another
+// process's change is seen within that, as another replica's is within a
+// notification's delivery on PostgreSQL. This process's own changes empty
+// the memo at their commit.
 type sqliteWatch struct {
-	m    *memo
-	mu   sync.Mutex
-	conn *sql.Conn // nil: the memo is off
-	last int64
+	m       *memo
+	checked atomic.Int64 // time.Now().UnixNano() of the last check
+	mu      sync.Mutex
+	conn    *sql.Conn // nil: the memo is off
+	last    int64
 }
+
+// sqliteCheckEvery bounds how long another process's commit may go unseen.
+const sqliteCheckEvery = time.Millisecond
 
 func newSQLiteWatch(ctx context.Context, db *sql.DB, m *memo) *sqliteWatch {
 	w := &sqliteWatch{m: m}
@@ -35,11 +45,15 @@ func newSQLiteWatch(ctx context.Context, db *sql.DB, m *memo) *sqliteWatch {
 }
 
 func (w *sqliteWatch) check(ctx context.Context) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.conn == nil {
+	if time.Now().UnixNano()-w.checked.Load() < int64(sqliteCheckEvery) {
 		return
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.conn == nil || time.Now().UnixNano()-w.checked.Load() < int64(sqliteCheckEvery) {
+		return // off, or checked by another call while this one waited
+	}
+	defer func() { w.checked.Store(time.Now().UnixNano()) }()
 	var v int64
 	if err := w.conn.QueryRowContext(ctx, "PRAGMA data_version").Scan(&v); err != nil {
 		// Unsure what changed: read the database until the next answer.

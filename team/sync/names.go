@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agenthooks/agenthooks/config"
 )
 
 // ManifestName is the manifest's file name inside the hooks folder; no
@@ -38,6 +40,8 @@ func CheckScriptName(name string, forWindows bool) error {
 		return errors.New("the script name must not start with a dot (hidden files are refused)")
 	case strings.EqualFold(name, ManifestName):
 		return errors.New("the script name hooks.json is taken by the manifest")
+	case strings.EqualFold(name, config.SandboxName):
+		return errors.New("the script name sandbox.json is taken by the team's sandbox")
 	}
 	for _, r := range name {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {

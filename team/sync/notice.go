@@ -62,6 +62,13 @@ func (p *Plan) Show(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "---\n%s---\n", script)
 	}
+	if p.Sandbox != "" {
+		sb := Printable(p.Sandbox)
+		if !strings.HasSuffix(sb, "\n") {
+			sb += "\n"
+		}
+		fmt.Fprintf(&b, "\n== the team's sandbox.json (commands run through agenthooks exec are contained by it)\n---\n%s---\n", sb)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

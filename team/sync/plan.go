@@ -55,6 +55,9 @@ type Plan struct {
 	Dir string
 	// Audit is set when the team collects its members' decisions.
 	Audit bool
+	// Sandbox is the team's sandbox.json, installed beside the hooks;
+	// "" for none.
+	Sandbox string
 
 	files   []file            // the manifest and the scripts; nil when Unchanged by the server's word
 	digests map[string]string // file name → SHA-256, hex
@@ -102,6 +105,7 @@ func (c *Client) build(resp *teamv1.GetTeamHooksResponse) (*Plan, error) {
 		TeamName: resp.GetTeamName(),
 		Revision: resp.GetRevision(),
 		Audit:    resp.GetAudit(),
+		Sandbox:  resp.GetSandboxJson(),
 		Dir:      config.TeamHooksDir(c.opts.Home, teamFolderID(resp.GetTeamId())),
 	}
 	var problems []string
@@ -120,6 +124,11 @@ func (c *Client) build(resp *teamv1.GetTeamHooksResponse) (*Plan, error) {
 		seen[key] = h
 		if len(errs) == 0 {
 			p.Hooks = append(p.Hooks, hook)
+		}
+	}
+	if p.Sandbox != "" {
+		if err := CheckSandbox([]byte(p.Sandbox)); err != nil {
+			problems = append(problems, "the team's sandbox.json: "+printable(err.Error()))
 		}
 	}
 	if len(problems) > 0 {
@@ -217,6 +226,9 @@ func (p *Plan) render() error {
 		return &RefusedError{Problems: problems}
 	}
 	p.files = append(p.files, file{name: ManifestName, data: data})
+	if p.Sandbox != "" {
+		p.files = append(p.files, file{name: config.SandboxName, data: []byte(p.Sandbox)})
+	}
 	for _, h := range p.Hooks {
 		p.files = append(p.files, file{name: h.ScriptName, data: []byte(h.Script), exec: true})
 	}

@@ -8,7 +8,28 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/sandbox"
 )
+
+// MaxSandboxBytes bounds a team's sandbox.json.
+const MaxSandboxBytes = 64 << 10
+
+// CheckSandbox reports why data cannot be a team's sandbox.json, in the
+// words of the sandbox's own parser (which every member's engine uses to
+// load it), as an *EntryError whose Key is the JSON pointer.
+func CheckSandbox(data []byte) error {
+	if len(data) > MaxSandboxBytes {
+		return &EntryError{Message: fmt.Sprintf("is %d bytes, over the limit of %d", len(data), MaxSandboxBytes), Fix: "keep the team's sandbox.json small: folders and hosts, not data"}
+	}
+	dir := filepath.Join(string(filepath.Separator)+"team", "hooks")
+	f := sandbox.Parse(filepath.Join(dir, config.SandboxName), data, sandbox.Team, "")
+	for _, p := range f.Problems {
+		if p.Severity == config.Error {
+			return &EntryError{Key: p.Pointer, Message: p.Message, Fix: p.Fix}
+		}
+	}
+	return nil
+}
 
 // The rules below are what every member's sync applies to a hook the
 // server sends. The server applies them too, when a hook is created or

@@ -338,7 +338,10 @@ type GetTeamHooksResponse struct {
 	TeamName  string `protobuf:"bytes,5,opt,name=team_name,json=teamName,proto3" json:"team_name,omitempty"`
 	// audit is set when the team collects its members' decisions
 	// (UploadDecisions); otherwise nothing is sent.
-	Audit         bool `protobuf:"varint,6,opt,name=audit,proto3" json:"audit,omitempty"`
+	Audit bool `protobuf:"varint,6,opt,name=audit,proto3" json:"audit,omitempty"`
+	// sandbox_json is the team's sandbox.json, written beside the hooks;
+	// empty for none. Like the hooks, it is sent only when changed.
+	SandboxJson   string `protobuf:"bytes,7,opt,name=sandbox_json,json=sandboxJson,proto3" json:"sandbox_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -413,6 +416,13 @@ func (x *GetTeamHooksResponse) GetAudit() bool {
 		return x.Audit
 	}
 	return false
+}
+
+func (x *GetTeamHooksResponse) GetSandboxJson() string {
+	if x != nil {
+		return x.SandboxJson
+	}
+	return ""
 }
 
 // Decision is one decision of a team hook on a member machine: a deny,
@@ -665,8 +675,11 @@ type Team struct {
 	Audit bool `protobuf:"varint,5,opt,name=audit,proto3" json:"audit,omitempty"`
 	// audit_retention_days: decisions older than this are deleted; 0 is the default (90).
 	AuditRetentionDays int32 `protobuf:"varint,6,opt,name=audit_retention_days,json=auditRetentionDays,proto3" json:"audit_retention_days,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// sandbox_json is the team's sandbox.json (Cursor's format), installed
+	// beside its hooks; empty for none.
+	SandboxJson   string `protobuf:"bytes,7,opt,name=sandbox_json,json=sandboxJson,proto3" json:"sandbox_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Team) Reset() {
@@ -741,6 +754,118 @@ func (x *Team) GetAuditRetentionDays() int32 {
 	return 0
 }
 
+func (x *Team) GetSandboxJson() string {
+	if x != nil {
+		return x.SandboxJson
+	}
+	return ""
+}
+
+type SetTeamSandboxRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	TeamId int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	// sandbox_json replaces the team's sandbox.json; empty removes it.
+	SandboxJson   string `protobuf:"bytes,2,opt,name=sandbox_json,json=sandboxJson,proto3" json:"sandbox_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTeamSandboxRequest) Reset() {
+	*x = SetTeamSandboxRequest{}
+	mi := &file_team_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamSandboxRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamSandboxRequest) ProtoMessage() {}
+
+func (x *SetTeamSandboxRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamSandboxRequest.ProtoReflect.Descriptor instead.
+func (*SetTeamSandboxRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *SetTeamSandboxRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *SetTeamSandboxRequest) GetSandboxJson() string {
+	if x != nil {
+		return x.SandboxJson
+	}
+	return ""
+}
+
+type SetTeamSandboxResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Team          *Team                  `protobuf:"bytes,1,opt,name=team,proto3" json:"team,omitempty"`
+	Revision      int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTeamSandboxResponse) Reset() {
+	*x = SetTeamSandboxResponse{}
+	mi := &file_team_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamSandboxResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamSandboxResponse) ProtoMessage() {}
+
+func (x *SetTeamSandboxResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamSandboxResponse.ProtoReflect.Descriptor instead.
+func (*SetTeamSandboxResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *SetTeamSandboxResponse) GetTeam() *Team {
+	if x != nil {
+		return x.Team
+	}
+	return nil
+}
+
+func (x *SetTeamSandboxResponse) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
 type SetTeamAuditRequest struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	TeamId             int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
@@ -752,7 +877,7 @@ type SetTeamAuditRequest struct {
 
 func (x *SetTeamAuditRequest) Reset() {
 	*x = SetTeamAuditRequest{}
-	mi := &file_team_proto_msgTypes[8]
+	mi := &file_team_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -764,7 +889,7 @@ func (x *SetTeamAuditRequest) String() string {
 func (*SetTeamAuditRequest) ProtoMessage() {}
 
 func (x *SetTeamAuditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[8]
+	mi := &file_team_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -777,7 +902,7 @@ func (x *SetTeamAuditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTeamAuditRequest.ProtoReflect.Descriptor instead.
 func (*SetTeamAuditRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{8}
+	return file_team_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SetTeamAuditRequest) GetTeamId() int64 {
@@ -810,7 +935,7 @@ type SetTeamAuditResponse struct {
 
 func (x *SetTeamAuditResponse) Reset() {
 	*x = SetTeamAuditResponse{}
-	mi := &file_team_proto_msgTypes[9]
+	mi := &file_team_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -822,7 +947,7 @@ func (x *SetTeamAuditResponse) String() string {
 func (*SetTeamAuditResponse) ProtoMessage() {}
 
 func (x *SetTeamAuditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[9]
+	mi := &file_team_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -835,7 +960,7 @@ func (x *SetTeamAuditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTeamAuditResponse.ProtoReflect.Descriptor instead.
 func (*SetTeamAuditResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{9}
+	return file_team_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SetTeamAuditResponse) GetTeam() *Team {
@@ -861,7 +986,7 @@ type MachineStatus struct {
 
 func (x *MachineStatus) Reset() {
 	*x = MachineStatus{}
-	mi := &file_team_proto_msgTypes[10]
+	mi := &file_team_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -873,7 +998,7 @@ func (x *MachineStatus) String() string {
 func (*MachineStatus) ProtoMessage() {}
 
 func (x *MachineStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[10]
+	mi := &file_team_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -886,7 +1011,7 @@ func (x *MachineStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MachineStatus.ProtoReflect.Descriptor instead.
 func (*MachineStatus) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{10}
+	return file_team_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *MachineStatus) GetMachine() *Machine {
@@ -933,7 +1058,7 @@ type ListMachinesRequest struct {
 
 func (x *ListMachinesRequest) Reset() {
 	*x = ListMachinesRequest{}
-	mi := &file_team_proto_msgTypes[11]
+	mi := &file_team_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -945,7 +1070,7 @@ func (x *ListMachinesRequest) String() string {
 func (*ListMachinesRequest) ProtoMessage() {}
 
 func (x *ListMachinesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[11]
+	mi := &file_team_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -958,7 +1083,7 @@ func (x *ListMachinesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMachinesRequest.ProtoReflect.Descriptor instead.
 func (*ListMachinesRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{11}
+	return file_team_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ListMachinesRequest) GetTeamId() int64 {
@@ -978,7 +1103,7 @@ type ListMachinesResponse struct {
 
 func (x *ListMachinesResponse) Reset() {
 	*x = ListMachinesResponse{}
-	mi := &file_team_proto_msgTypes[12]
+	mi := &file_team_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -990,7 +1115,7 @@ func (x *ListMachinesResponse) String() string {
 func (*ListMachinesResponse) ProtoMessage() {}
 
 func (x *ListMachinesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[12]
+	mi := &file_team_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1003,7 +1128,7 @@ func (x *ListMachinesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListMachinesResponse.ProtoReflect.Descriptor instead.
 func (*ListMachinesResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{12}
+	return file_team_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListMachinesResponse) GetMachines() []*MachineStatus {
@@ -1038,7 +1163,7 @@ type ListDecisionsRequest struct {
 
 func (x *ListDecisionsRequest) Reset() {
 	*x = ListDecisionsRequest{}
-	mi := &file_team_proto_msgTypes[13]
+	mi := &file_team_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1050,7 +1175,7 @@ func (x *ListDecisionsRequest) String() string {
 func (*ListDecisionsRequest) ProtoMessage() {}
 
 func (x *ListDecisionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[13]
+	mi := &file_team_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1063,7 +1188,7 @@ func (x *ListDecisionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDecisionsRequest.ProtoReflect.Descriptor instead.
 func (*ListDecisionsRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{13}
+	return file_team_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListDecisionsRequest) GetTeamId() int64 {
@@ -1131,7 +1256,7 @@ type ListDecisionsResponse struct {
 
 func (x *ListDecisionsResponse) Reset() {
 	*x = ListDecisionsResponse{}
-	mi := &file_team_proto_msgTypes[14]
+	mi := &file_team_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1143,7 +1268,7 @@ func (x *ListDecisionsResponse) String() string {
 func (*ListDecisionsResponse) ProtoMessage() {}
 
 func (x *ListDecisionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[14]
+	mi := &file_team_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1156,7 +1281,7 @@ func (x *ListDecisionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDecisionsResponse.ProtoReflect.Descriptor instead.
 func (*ListDecisionsResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{14}
+	return file_team_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListDecisionsResponse) GetDecisions() []*Decision {
@@ -1175,7 +1300,7 @@ type CreateTeamRequest struct {
 
 func (x *CreateTeamRequest) Reset() {
 	*x = CreateTeamRequest{}
-	mi := &file_team_proto_msgTypes[15]
+	mi := &file_team_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1187,7 +1312,7 @@ func (x *CreateTeamRequest) String() string {
 func (*CreateTeamRequest) ProtoMessage() {}
 
 func (x *CreateTeamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[15]
+	mi := &file_team_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1200,7 +1325,7 @@ func (x *CreateTeamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTeamRequest.ProtoReflect.Descriptor instead.
 func (*CreateTeamRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{15}
+	return file_team_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CreateTeamRequest) GetName() string {
@@ -1219,7 +1344,7 @@ type CreateTeamResponse struct {
 
 func (x *CreateTeamResponse) Reset() {
 	*x = CreateTeamResponse{}
-	mi := &file_team_proto_msgTypes[16]
+	mi := &file_team_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1231,7 +1356,7 @@ func (x *CreateTeamResponse) String() string {
 func (*CreateTeamResponse) ProtoMessage() {}
 
 func (x *CreateTeamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[16]
+	mi := &file_team_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1244,7 +1369,7 @@ func (x *CreateTeamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTeamResponse.ProtoReflect.Descriptor instead.
 func (*CreateTeamResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{16}
+	return file_team_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CreateTeamResponse) GetTeam() *Team {
@@ -1262,7 +1387,7 @@ type ListTeamsRequest struct {
 
 func (x *ListTeamsRequest) Reset() {
 	*x = ListTeamsRequest{}
-	mi := &file_team_proto_msgTypes[17]
+	mi := &file_team_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1274,7 +1399,7 @@ func (x *ListTeamsRequest) String() string {
 func (*ListTeamsRequest) ProtoMessage() {}
 
 func (x *ListTeamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[17]
+	mi := &file_team_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1287,7 +1412,7 @@ func (x *ListTeamsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTeamsRequest.ProtoReflect.Descriptor instead.
 func (*ListTeamsRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{17}
+	return file_team_proto_rawDescGZIP(), []int{19}
 }
 
 type ListTeamsResponse struct {
@@ -1299,7 +1424,7 @@ type ListTeamsResponse struct {
 
 func (x *ListTeamsResponse) Reset() {
 	*x = ListTeamsResponse{}
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1311,7 +1436,7 @@ func (x *ListTeamsResponse) String() string {
 func (*ListTeamsResponse) ProtoMessage() {}
 
 func (x *ListTeamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1324,7 +1449,7 @@ func (x *ListTeamsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTeamsResponse.ProtoReflect.Descriptor instead.
 func (*ListTeamsResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{18}
+	return file_team_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListTeamsResponse) GetTeams() []*Team {
@@ -1346,7 +1471,7 @@ type CreateHookRequest struct {
 
 func (x *CreateHookRequest) Reset() {
 	*x = CreateHookRequest{}
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1358,7 +1483,7 @@ func (x *CreateHookRequest) String() string {
 func (*CreateHookRequest) ProtoMessage() {}
 
 func (x *CreateHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1371,7 +1496,7 @@ func (x *CreateHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateHookRequest.ProtoReflect.Descriptor instead.
 func (*CreateHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{19}
+	return file_team_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CreateHookRequest) GetTeamId() int64 {
@@ -1398,7 +1523,7 @@ type CreateHookResponse struct {
 
 func (x *CreateHookResponse) Reset() {
 	*x = CreateHookResponse{}
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1410,7 +1535,7 @@ func (x *CreateHookResponse) String() string {
 func (*CreateHookResponse) ProtoMessage() {}
 
 func (x *CreateHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1423,7 +1548,7 @@ func (x *CreateHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateHookResponse.ProtoReflect.Descriptor instead.
 func (*CreateHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{20}
+	return file_team_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CreateHookResponse) GetHook() *TeamHook {
@@ -1450,7 +1575,7 @@ type UpdateHookRequest struct {
 
 func (x *UpdateHookRequest) Reset() {
 	*x = UpdateHookRequest{}
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1462,7 +1587,7 @@ func (x *UpdateHookRequest) String() string {
 func (*UpdateHookRequest) ProtoMessage() {}
 
 func (x *UpdateHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1475,7 +1600,7 @@ func (x *UpdateHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateHookRequest.ProtoReflect.Descriptor instead.
 func (*UpdateHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{21}
+	return file_team_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *UpdateHookRequest) GetHook() *TeamHook {
@@ -1495,7 +1620,7 @@ type UpdateHookResponse struct {
 
 func (x *UpdateHookResponse) Reset() {
 	*x = UpdateHookResponse{}
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1507,7 +1632,7 @@ func (x *UpdateHookResponse) String() string {
 func (*UpdateHookResponse) ProtoMessage() {}
 
 func (x *UpdateHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1520,7 +1645,7 @@ func (x *UpdateHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateHookResponse.ProtoReflect.Descriptor instead.
 func (*UpdateHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{22}
+	return file_team_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *UpdateHookResponse) GetHook() *TeamHook {
@@ -1547,7 +1672,7 @@ type SetHookActiveRequest struct {
 
 func (x *SetHookActiveRequest) Reset() {
 	*x = SetHookActiveRequest{}
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1559,7 +1684,7 @@ func (x *SetHookActiveRequest) String() string {
 func (*SetHookActiveRequest) ProtoMessage() {}
 
 func (x *SetHookActiveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1572,7 +1697,7 @@ func (x *SetHookActiveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetHookActiveRequest.ProtoReflect.Descriptor instead.
 func (*SetHookActiveRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{23}
+	return file_team_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SetHookActiveRequest) GetId() int64 {
@@ -1599,7 +1724,7 @@ type SetHookActiveResponse struct {
 
 func (x *SetHookActiveResponse) Reset() {
 	*x = SetHookActiveResponse{}
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1611,7 +1736,7 @@ func (x *SetHookActiveResponse) String() string {
 func (*SetHookActiveResponse) ProtoMessage() {}
 
 func (x *SetHookActiveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1624,7 +1749,7 @@ func (x *SetHookActiveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetHookActiveResponse.ProtoReflect.Descriptor instead.
 func (*SetHookActiveResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{24}
+	return file_team_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SetHookActiveResponse) GetHook() *TeamHook {
@@ -1650,7 +1775,7 @@ type DeleteHookRequest struct {
 
 func (x *DeleteHookRequest) Reset() {
 	*x = DeleteHookRequest{}
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1662,7 +1787,7 @@ func (x *DeleteHookRequest) String() string {
 func (*DeleteHookRequest) ProtoMessage() {}
 
 func (x *DeleteHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1675,7 +1800,7 @@ func (x *DeleteHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteHookRequest.ProtoReflect.Descriptor instead.
 func (*DeleteHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{25}
+	return file_team_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DeleteHookRequest) GetId() int64 {
@@ -1694,7 +1819,7 @@ type DeleteHookResponse struct {
 
 func (x *DeleteHookResponse) Reset() {
 	*x = DeleteHookResponse{}
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1706,7 +1831,7 @@ func (x *DeleteHookResponse) String() string {
 func (*DeleteHookResponse) ProtoMessage() {}
 
 func (x *DeleteHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1719,7 +1844,7 @@ func (x *DeleteHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteHookResponse.ProtoReflect.Descriptor instead.
 func (*DeleteHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{26}
+	return file_team_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DeleteHookResponse) GetRevision() int64 {
@@ -1738,7 +1863,7 @@ type ListHooksRequest struct {
 
 func (x *ListHooksRequest) Reset() {
 	*x = ListHooksRequest{}
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1750,7 +1875,7 @@ func (x *ListHooksRequest) String() string {
 func (*ListHooksRequest) ProtoMessage() {}
 
 func (x *ListHooksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1763,7 +1888,7 @@ func (x *ListHooksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHooksRequest.ProtoReflect.Descriptor instead.
 func (*ListHooksRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{27}
+	return file_team_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ListHooksRequest) GetTeamId() int64 {
@@ -1787,7 +1912,7 @@ type ListHooksResponse struct {
 
 func (x *ListHooksResponse) Reset() {
 	*x = ListHooksResponse{}
-	mi := &file_team_proto_msgTypes[28]
+	mi := &file_team_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1799,7 +1924,7 @@ func (x *ListHooksResponse) String() string {
 func (*ListHooksResponse) ProtoMessage() {}
 
 func (x *ListHooksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[28]
+	mi := &file_team_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1812,7 +1937,7 @@ func (x *ListHooksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHooksResponse.ProtoReflect.Descriptor instead.
 func (*ListHooksResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{28}
+	return file_team_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ListHooksResponse) GetHooks() []*TeamHook {
@@ -1848,7 +1973,7 @@ type HookProblem struct {
 
 func (x *HookProblem) Reset() {
 	*x = HookProblem{}
-	mi := &file_team_proto_msgTypes[29]
+	mi := &file_team_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1860,7 +1985,7 @@ func (x *HookProblem) String() string {
 func (*HookProblem) ProtoMessage() {}
 
 func (x *HookProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[29]
+	mi := &file_team_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1873,7 +1998,7 @@ func (x *HookProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HookProblem.ProtoReflect.Descriptor instead.
 func (*HookProblem) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{29}
+	return file_team_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *HookProblem) GetHookId() int64 {
@@ -1915,7 +2040,7 @@ type HookChange struct {
 
 func (x *HookChange) Reset() {
 	*x = HookChange{}
-	mi := &file_team_proto_msgTypes[30]
+	mi := &file_team_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1927,7 +2052,7 @@ func (x *HookChange) String() string {
 func (*HookChange) ProtoMessage() {}
 
 func (x *HookChange) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[30]
+	mi := &file_team_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1940,7 +2065,7 @@ func (x *HookChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HookChange.ProtoReflect.Descriptor instead.
 func (*HookChange) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{30}
+	return file_team_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *HookChange) GetId() int64 {
@@ -2011,7 +2136,7 @@ type ListHistoryRequest struct {
 
 func (x *ListHistoryRequest) Reset() {
 	*x = ListHistoryRequest{}
-	mi := &file_team_proto_msgTypes[31]
+	mi := &file_team_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2023,7 +2148,7 @@ func (x *ListHistoryRequest) String() string {
 func (*ListHistoryRequest) ProtoMessage() {}
 
 func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[31]
+	mi := &file_team_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2036,7 +2161,7 @@ func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryRequest.ProtoReflect.Descriptor instead.
 func (*ListHistoryRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{31}
+	return file_team_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ListHistoryRequest) GetTeamId() int64 {
@@ -2069,7 +2194,7 @@ type ListHistoryResponse struct {
 
 func (x *ListHistoryResponse) Reset() {
 	*x = ListHistoryResponse{}
-	mi := &file_team_proto_msgTypes[32]
+	mi := &file_team_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2081,7 +2206,7 @@ func (x *ListHistoryResponse) String() string {
 func (*ListHistoryResponse) ProtoMessage() {}
 
 func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[32]
+	mi := &file_team_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2094,7 +2219,7 @@ func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryResponse.ProtoReflect.Descriptor instead.
 func (*ListHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{32}
+	return file_team_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ListHistoryResponse) GetChanges() []*HookChange {
@@ -2119,7 +2244,7 @@ type Token struct {
 
 func (x *Token) Reset() {
 	*x = Token{}
-	mi := &file_team_proto_msgTypes[33]
+	mi := &file_team_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2131,7 +2256,7 @@ func (x *Token) String() string {
 func (*Token) ProtoMessage() {}
 
 func (x *Token) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[33]
+	mi := &file_team_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2144,7 +2269,7 @@ func (x *Token) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Token.ProtoReflect.Descriptor instead.
 func (*Token) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{33}
+	return file_team_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Token) GetId() int64 {
@@ -2193,7 +2318,7 @@ type CreateTokenRequest struct {
 
 func (x *CreateTokenRequest) Reset() {
 	*x = CreateTokenRequest{}
-	mi := &file_team_proto_msgTypes[34]
+	mi := &file_team_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2205,7 +2330,7 @@ func (x *CreateTokenRequest) String() string {
 func (*CreateTokenRequest) ProtoMessage() {}
 
 func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[34]
+	mi := &file_team_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2218,7 +2343,7 @@ func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenRequest.ProtoReflect.Descriptor instead.
 func (*CreateTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{34}
+	return file_team_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CreateTokenRequest) GetName() string {
@@ -2253,7 +2378,7 @@ type CreateTokenResponse struct {
 
 func (x *CreateTokenResponse) Reset() {
 	*x = CreateTokenResponse{}
-	mi := &file_team_proto_msgTypes[35]
+	mi := &file_team_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2265,7 +2390,7 @@ func (x *CreateTokenResponse) String() string {
 func (*CreateTokenResponse) ProtoMessage() {}
 
 func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[35]
+	mi := &file_team_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2278,7 +2403,7 @@ func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenResponse.ProtoReflect.Descriptor instead.
 func (*CreateTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{35}
+	return file_team_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CreateTokenResponse) GetToken() *Token {
@@ -2304,7 +2429,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_team_proto_msgTypes[36]
+	mi := &file_team_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2316,7 +2441,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[36]
+	mi := &file_team_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2329,7 +2454,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{36}
+	return file_team_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ListTokensRequest) GetTeamId() int64 {
@@ -2348,7 +2473,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_team_proto_msgTypes[37]
+	mi := &file_team_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2360,7 +2485,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[37]
+	mi := &file_team_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2373,7 +2498,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{37}
+	return file_team_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ListTokensResponse) GetTokens() []*Token {
@@ -2392,7 +2517,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_team_proto_msgTypes[38]
+	mi := &file_team_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2404,7 +2529,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[38]
+	mi := &file_team_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2417,7 +2542,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{38}
+	return file_team_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *RevokeTokenRequest) GetId() int64 {
@@ -2435,7 +2560,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_team_proto_msgTypes[39]
+	mi := &file_team_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2447,7 +2572,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[39]
+	mi := &file_team_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2460,7 +2585,7 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{39}
+	return file_team_proto_rawDescGZIP(), []int{41}
 }
 
 var File_team_proto protoreflect.FileDescriptor
@@ -2498,14 +2623,15 @@ const file_team_proto_rawDesc = "" +
 	"\x02os\x18\x03 \x01(\tR\x02os\x12\x18\n" +
 	"\aversion\x18\x04 \x01(\tR\aversion\x12-\n" +
 	"\x12installed_revision\x18\x05 \x01(\x03R\x11installedRevision\x12\x16\n" +
-	"\x06agents\x18\x06 \x03(\tR\x06agents\"\xd0\x01\n" +
+	"\x06agents\x18\x06 \x03(\tR\x06agents\"\xf3\x01\n" +
 	"\x14GetTeamHooksResponse\x122\n" +
 	"\x05hooks\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12\x17\n" +
 	"\ateam_id\x18\x02 \x01(\x03R\x06teamId\x12\x1a\n" +
 	"\brevision\x18\x03 \x01(\x03R\brevision\x12\x1c\n" +
 	"\tunchanged\x18\x04 \x01(\bR\tunchanged\x12\x1b\n" +
 	"\tteam_name\x18\x05 \x01(\tR\bteamName\x12\x14\n" +
-	"\x05audit\x18\x06 \x01(\bR\x05audit\"\xcb\x02\n" +
+	"\x05audit\x18\x06 \x01(\bR\x05audit\x12!\n" +
+	"\fsandbox_json\x18\a \x01(\tR\vsandboxJson\"\xcb\x02\n" +
 	"\bDecision\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\n" +
@@ -2527,14 +2653,21 @@ const file_team_proto_rawDesc = "" +
 	"\amachine\x18\x01 \x01(\v2\x1b.agenthooks.team.v1.MachineR\amachine\x12:\n" +
 	"\tdecisions\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"5\n" +
 	"\x17UploadDecisionsResponse\x12\x1a\n" +
-	"\baccepted\x18\x01 \x01(\x05R\baccepted\"\xbb\x01\n" +
+	"\baccepted\x18\x01 \x01(\x05R\baccepted\"\xde\x01\n" +
 	"\x04Team\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1a\n" +
 	"\brevision\x18\x03 \x01(\x03R\brevision\x12+\n" +
 	"\x12created_at_unix_ms\x18\x04 \x01(\x03R\x0fcreatedAtUnixMs\x12\x14\n" +
 	"\x05audit\x18\x05 \x01(\bR\x05audit\x120\n" +
-	"\x14audit_retention_days\x18\x06 \x01(\x05R\x12auditRetentionDays\"v\n" +
+	"\x14audit_retention_days\x18\x06 \x01(\x05R\x12auditRetentionDays\x12!\n" +
+	"\fsandbox_json\x18\a \x01(\tR\vsandboxJson\"S\n" +
+	"\x15SetTeamSandboxRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12!\n" +
+	"\fsandbox_json\x18\x02 \x01(\tR\vsandboxJson\"b\n" +
+	"\x16SetTeamSandboxResponse\x12,\n" +
+	"\x04team\x18\x01 \x01(\v2\x18.agenthooks.team.v1.TeamR\x04team\x12\x1a\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\"v\n" +
 	"\x13SetTeamAuditRequest\x12\x17\n" +
 	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x14\n" +
 	"\x05audit\x18\x02 \x01(\bR\x05audit\x120\n" +
@@ -2643,8 +2776,7 @@ const file_team_proto_rawDesc = "" +
 	"\x13RevokeTokenResponse2\xeb\x01\n" +
 	"\x10TeamHooksService\x12f\n" +
 	"\fGetTeamHooks\x12'.agenthooks.team.v1.GetTeamHooksRequest\x1a(.agenthooks.team.v1.GetTeamHooksResponse\"\x03\x90\x02\x01\x12o\n" +
-	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xe3\n" +
-	"\n" +
+	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xcc\v\n" +
 	"\fAdminService\x12[\n" +
 	"\n" +
 	"CreateTeam\x12%.agenthooks.team.v1.CreateTeamRequest\x1a&.agenthooks.team.v1.CreateTeamResponse\x12]\n" +
@@ -2662,7 +2794,8 @@ const file_team_proto_rawDesc = "" +
 	"\n" +
 	"ListTokens\x12%.agenthooks.team.v1.ListTokensRequest\x1a&.agenthooks.team.v1.ListTokensResponse\"\x03\x90\x02\x01\x12^\n" +
 	"\vRevokeToken\x12&.agenthooks.team.v1.RevokeTokenRequest\x1a'.agenthooks.team.v1.RevokeTokenResponse\x12a\n" +
-	"\fSetTeamAudit\x12'.agenthooks.team.v1.SetTeamAuditRequest\x1a(.agenthooks.team.v1.SetTeamAuditResponse\x12f\n" +
+	"\fSetTeamAudit\x12'.agenthooks.team.v1.SetTeamAuditRequest\x1a(.agenthooks.team.v1.SetTeamAuditResponse\x12g\n" +
+	"\x0eSetTeamSandbox\x12).agenthooks.team.v1.SetTeamSandboxRequest\x1a*.agenthooks.team.v1.SetTeamSandboxResponse\x12f\n" +
 	"\fListMachines\x12'.agenthooks.team.v1.ListMachinesRequest\x1a(.agenthooks.team.v1.ListMachinesResponse\"\x03\x90\x02\x01\x12i\n" +
 	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01B5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
 
@@ -2678,7 +2811,7 @@ func file_team_proto_rawDescGZIP() []byte {
 	return file_team_proto_rawDescData
 }
 
-var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_team_proto_goTypes = []any{
 	(*TeamHook)(nil),                // 0: agenthooks.team.v1.TeamHook
 	(*GetTeamHooksRequest)(nil),     // 1: agenthooks.team.v1.GetTeamHooksRequest
@@ -2688,97 +2821,102 @@ var file_team_proto_goTypes = []any{
 	(*UploadDecisionsRequest)(nil),  // 5: agenthooks.team.v1.UploadDecisionsRequest
 	(*UploadDecisionsResponse)(nil), // 6: agenthooks.team.v1.UploadDecisionsResponse
 	(*Team)(nil),                    // 7: agenthooks.team.v1.Team
-	(*SetTeamAuditRequest)(nil),     // 8: agenthooks.team.v1.SetTeamAuditRequest
-	(*SetTeamAuditResponse)(nil),    // 9: agenthooks.team.v1.SetTeamAuditResponse
-	(*MachineStatus)(nil),           // 10: agenthooks.team.v1.MachineStatus
-	(*ListMachinesRequest)(nil),     // 11: agenthooks.team.v1.ListMachinesRequest
-	(*ListMachinesResponse)(nil),    // 12: agenthooks.team.v1.ListMachinesResponse
-	(*ListDecisionsRequest)(nil),    // 13: agenthooks.team.v1.ListDecisionsRequest
-	(*ListDecisionsResponse)(nil),   // 14: agenthooks.team.v1.ListDecisionsResponse
-	(*CreateTeamRequest)(nil),       // 15: agenthooks.team.v1.CreateTeamRequest
-	(*CreateTeamResponse)(nil),      // 16: agenthooks.team.v1.CreateTeamResponse
-	(*ListTeamsRequest)(nil),        // 17: agenthooks.team.v1.ListTeamsRequest
-	(*ListTeamsResponse)(nil),       // 18: agenthooks.team.v1.ListTeamsResponse
-	(*CreateHookRequest)(nil),       // 19: agenthooks.team.v1.CreateHookRequest
-	(*CreateHookResponse)(nil),      // 20: agenthooks.team.v1.CreateHookResponse
-	(*UpdateHookRequest)(nil),       // 21: agenthooks.team.v1.UpdateHookRequest
-	(*UpdateHookResponse)(nil),      // 22: agenthooks.team.v1.UpdateHookResponse
-	(*SetHookActiveRequest)(nil),    // 23: agenthooks.team.v1.SetHookActiveRequest
-	(*SetHookActiveResponse)(nil),   // 24: agenthooks.team.v1.SetHookActiveResponse
-	(*DeleteHookRequest)(nil),       // 25: agenthooks.team.v1.DeleteHookRequest
-	(*DeleteHookResponse)(nil),      // 26: agenthooks.team.v1.DeleteHookResponse
-	(*ListHooksRequest)(nil),        // 27: agenthooks.team.v1.ListHooksRequest
-	(*ListHooksResponse)(nil),       // 28: agenthooks.team.v1.ListHooksResponse
-	(*HookProblem)(nil),             // 29: agenthooks.team.v1.HookProblem
-	(*HookChange)(nil),              // 30: agenthooks.team.v1.HookChange
-	(*ListHistoryRequest)(nil),      // 31: agenthooks.team.v1.ListHistoryRequest
-	(*ListHistoryResponse)(nil),     // 32: agenthooks.team.v1.ListHistoryResponse
-	(*Token)(nil),                   // 33: agenthooks.team.v1.Token
-	(*CreateTokenRequest)(nil),      // 34: agenthooks.team.v1.CreateTokenRequest
-	(*CreateTokenResponse)(nil),     // 35: agenthooks.team.v1.CreateTokenResponse
-	(*ListTokensRequest)(nil),       // 36: agenthooks.team.v1.ListTokensRequest
-	(*ListTokensResponse)(nil),      // 37: agenthooks.team.v1.ListTokensResponse
-	(*RevokeTokenRequest)(nil),      // 38: agenthooks.team.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),     // 39: agenthooks.team.v1.RevokeTokenResponse
+	(*SetTeamSandboxRequest)(nil),   // 8: agenthooks.team.v1.SetTeamSandboxRequest
+	(*SetTeamSandboxResponse)(nil),  // 9: agenthooks.team.v1.SetTeamSandboxResponse
+	(*SetTeamAuditRequest)(nil),     // 10: agenthooks.team.v1.SetTeamAuditRequest
+	(*SetTeamAuditResponse)(nil),    // 11: agenthooks.team.v1.SetTeamAuditResponse
+	(*MachineStatus)(nil),           // 12: agenthooks.team.v1.MachineStatus
+	(*ListMachinesRequest)(nil),     // 13: agenthooks.team.v1.ListMachinesRequest
+	(*ListMachinesResponse)(nil),    // 14: agenthooks.team.v1.ListMachinesResponse
+	(*ListDecisionsRequest)(nil),    // 15: agenthooks.team.v1.ListDecisionsRequest
+	(*ListDecisionsResponse)(nil),   // 16: agenthooks.team.v1.ListDecisionsResponse
+	(*CreateTeamRequest)(nil),       // 17: agenthooks.team.v1.CreateTeamRequest
+	(*CreateTeamResponse)(nil),      // 18: agenthooks.team.v1.CreateTeamResponse
+	(*ListTeamsRequest)(nil),        // 19: agenthooks.team.v1.ListTeamsRequest
+	(*ListTeamsResponse)(nil),       // 20: agenthooks.team.v1.ListTeamsResponse
+	(*CreateHookRequest)(nil),       // 21: agenthooks.team.v1.CreateHookRequest
+	(*CreateHookResponse)(nil),      // 22: agenthooks.team.v1.CreateHookResponse
+	(*UpdateHookRequest)(nil),       // 23: agenthooks.team.v1.UpdateHookRequest
+	(*UpdateHookResponse)(nil),      // 24: agenthooks.team.v1.UpdateHookResponse
+	(*SetHookActiveRequest)(nil),    // 25: agenthooks.team.v1.SetHookActiveRequest
+	(*SetHookActiveResponse)(nil),   // 26: agenthooks.team.v1.SetHookActiveResponse
+	(*DeleteHookRequest)(nil),       // 27: agenthooks.team.v1.DeleteHookRequest
+	(*DeleteHookResponse)(nil),      // 28: agenthooks.team.v1.DeleteHookResponse
+	(*ListHooksRequest)(nil),        // 29: agenthooks.team.v1.ListHooksRequest
+	(*ListHooksResponse)(nil),       // 30: agenthooks.team.v1.ListHooksResponse
+	(*HookProblem)(nil),             // 31: agenthooks.team.v1.HookProblem
+	(*HookChange)(nil),              // 32: agenthooks.team.v1.HookChange
+	(*ListHistoryRequest)(nil),      // 33: agenthooks.team.v1.ListHistoryRequest
+	(*ListHistoryResponse)(nil),     // 34: agenthooks.team.v1.ListHistoryResponse
+	(*Token)(nil),                   // 35: agenthooks.team.v1.Token
+	(*CreateTokenRequest)(nil),      // 36: agenthooks.team.v1.CreateTokenRequest
+	(*CreateTokenResponse)(nil),     // 37: agenthooks.team.v1.CreateTokenResponse
+	(*ListTokensRequest)(nil),       // 38: agenthooks.team.v1.ListTokensRequest
+	(*ListTokensResponse)(nil),      // 39: agenthooks.team.v1.ListTokensResponse
+	(*RevokeTokenRequest)(nil),      // 40: agenthooks.team.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),     // 41: agenthooks.team.v1.RevokeTokenResponse
 }
 var file_team_proto_depIdxs = []int32{
 	2,  // 0: agenthooks.team.v1.GetTeamHooksRequest.machine:type_name -> agenthooks.team.v1.Machine
 	0,  // 1: agenthooks.team.v1.GetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
 	2,  // 2: agenthooks.team.v1.UploadDecisionsRequest.machine:type_name -> agenthooks.team.v1.Machine
 	4,  // 3: agenthooks.team.v1.UploadDecisionsRequest.decisions:type_name -> agenthooks.team.v1.Decision
-	7,  // 4: agenthooks.team.v1.SetTeamAuditResponse.team:type_name -> agenthooks.team.v1.Team
-	2,  // 5: agenthooks.team.v1.MachineStatus.machine:type_name -> agenthooks.team.v1.Machine
-	10, // 6: agenthooks.team.v1.ListMachinesResponse.machines:type_name -> agenthooks.team.v1.MachineStatus
-	4,  // 7: agenthooks.team.v1.ListDecisionsResponse.decisions:type_name -> agenthooks.team.v1.Decision
-	7,  // 8: agenthooks.team.v1.CreateTeamResponse.team:type_name -> agenthooks.team.v1.Team
-	7,  // 9: agenthooks.team.v1.ListTeamsResponse.teams:type_name -> agenthooks.team.v1.Team
-	0,  // 10: agenthooks.team.v1.CreateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 11: agenthooks.team.v1.CreateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 12: agenthooks.team.v1.UpdateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 13: agenthooks.team.v1.UpdateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 14: agenthooks.team.v1.SetHookActiveResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 15: agenthooks.team.v1.ListHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
-	29, // 16: agenthooks.team.v1.ListHooksResponse.problems:type_name -> agenthooks.team.v1.HookProblem
-	30, // 17: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
-	33, // 18: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
-	33, // 19: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
-	1,  // 20: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
-	5,  // 21: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
-	15, // 22: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
-	17, // 23: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
-	19, // 24: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
-	21, // 25: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
-	23, // 26: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
-	25, // 27: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
-	27, // 28: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
-	31, // 29: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
-	34, // 30: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
-	36, // 31: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
-	38, // 32: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
-	8,  // 33: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
-	11, // 34: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
-	13, // 35: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
-	3,  // 36: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
-	6,  // 37: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
-	16, // 38: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
-	18, // 39: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
-	20, // 40: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
-	22, // 41: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
-	24, // 42: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
-	26, // 43: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
-	28, // 44: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
-	32, // 45: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
-	35, // 46: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
-	37, // 47: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
-	39, // 48: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
-	9,  // 49: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
-	12, // 50: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
-	14, // 51: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
-	36, // [36:52] is the sub-list for method output_type
-	20, // [20:36] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	7,  // 4: agenthooks.team.v1.SetTeamSandboxResponse.team:type_name -> agenthooks.team.v1.Team
+	7,  // 5: agenthooks.team.v1.SetTeamAuditResponse.team:type_name -> agenthooks.team.v1.Team
+	2,  // 6: agenthooks.team.v1.MachineStatus.machine:type_name -> agenthooks.team.v1.Machine
+	12, // 7: agenthooks.team.v1.ListMachinesResponse.machines:type_name -> agenthooks.team.v1.MachineStatus
+	4,  // 8: agenthooks.team.v1.ListDecisionsResponse.decisions:type_name -> agenthooks.team.v1.Decision
+	7,  // 9: agenthooks.team.v1.CreateTeamResponse.team:type_name -> agenthooks.team.v1.Team
+	7,  // 10: agenthooks.team.v1.ListTeamsResponse.teams:type_name -> agenthooks.team.v1.Team
+	0,  // 11: agenthooks.team.v1.CreateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 12: agenthooks.team.v1.CreateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 13: agenthooks.team.v1.UpdateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 14: agenthooks.team.v1.UpdateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 15: agenthooks.team.v1.SetHookActiveResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 16: agenthooks.team.v1.ListHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
+	31, // 17: agenthooks.team.v1.ListHooksResponse.problems:type_name -> agenthooks.team.v1.HookProblem
+	32, // 18: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
+	35, // 19: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
+	35, // 20: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
+	1,  // 21: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
+	5,  // 22: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
+	17, // 23: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
+	19, // 24: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
+	21, // 25: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
+	23, // 26: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
+	25, // 27: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
+	27, // 28: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
+	29, // 29: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
+	33, // 30: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
+	36, // 31: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
+	38, // 32: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
+	40, // 33: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
+	10, // 34: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
+	8,  // 35: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
+	13, // 36: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
+	15, // 37: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
+	3,  // 38: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
+	6,  // 39: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
+	18, // 40: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
+	20, // 41: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
+	22, // 42: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
+	24, // 43: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
+	26, // 44: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
+	28, // 45: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
+	30, // 46: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
+	34, // 47: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
+	37, // 48: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
+	39, // 49: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
+	41, // 50: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
+	11, // 51: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
+	9,  // 52: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
+	14, // 53: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
+	16, // 54: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
+	38, // [38:55] is the sub-list for method output_type
+	21, // [21:38] is the sub-list for method input_type
+	21, // [21:21] is the sub-list for extension type_name
+	21, // [21:21] is the sub-list for extension extendee
+	0,  // [0:21] is the sub-list for field type_name
 }
 
 func init() { file_team_proto_init() }
@@ -2792,7 +2930,7 @@ func file_team_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_team_proto_rawDesc), len(file_team_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   40,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

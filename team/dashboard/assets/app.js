@@ -219,8 +219,17 @@ function currentTeam() {
   return state.teams.find((t) => t.id === state.teamId);
 }
 
+async function saveSandbox() {
+  const data = await call("SetTeamSandbox", { teamId: state.teamId, sandboxJson: $("sandbox-json").value });
+  const i = state.teams.findIndex((t) => t.id === data.team.id);
+  if (i >= 0) state.teams[i] = data.team;
+  await refresh();
+  showStatus("Saved the sandbox of " + data.team.name + " (revision " + data.revision + ").");
+}
+
 async function refreshAudit() {
   const t = currentTeam();
+  $("sandbox-json").value = t && t.sandboxJson ? t.sandboxJson : "";
   $("audit-on").checked = !!(t && t.audit);
   $("audit-days").value = t && t.auditRetentionDays ? String(t.auditRetentionDays) : "";
   const since = $("filter-since").value;
@@ -453,6 +462,10 @@ function start() {
   $("hook-form").addEventListener("submit", (e) => {
     e.preventDefault();
     guarded(saveHook);
+  });
+  $("sandbox-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(saveSandbox);
   });
   $("audit-form").addEventListener("submit", (e) => {
     e.preventDefault();

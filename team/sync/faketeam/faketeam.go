@@ -43,6 +43,7 @@ type Server struct {
 	audit    bool
 	uploads  []*teamv1.UploadDecisionsRequest
 	failUp   bool
+	sandbox  string
 }
 
 // New starts a server for team id named name, accepting token; it stops
@@ -112,6 +113,14 @@ func (s *Server) SetAudit(on bool) {
 	s.audit = on
 }
 
+// SetSandbox sets the team's sandbox.json and bumps the revision.
+func (s *Server) SetSandbox(data string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sandbox = data
+	s.revision++
+}
+
 // FailUploads makes UploadDecisions answer "unavailable" while fail is set.
 func (s *Server) FailUploads(fail bool) {
 	s.mu.Lock()
@@ -167,6 +176,7 @@ func (s *Server) GetTeamHooks(_ context.Context, req *connect.Request[teamv1.Get
 		resp.Unchanged = true
 		return connect.NewResponse(resp), nil
 	}
+	resp.SandboxJson = s.sandbox
 	for _, h := range s.hooks {
 		if !s.raw && !wanted(h, req.Msg) {
 			continue

@@ -75,6 +75,9 @@ const (
 	// AdminServiceSetTeamAuditProcedure is the fully-qualified name of the AdminService's SetTeamAudit
 	// RPC.
 	AdminServiceSetTeamAuditProcedure = "/agenthooks.team.v1.AdminService/SetTeamAudit"
+	// AdminServiceSetTeamSandboxProcedure is the fully-qualified name of the AdminService's
+	// SetTeamSandbox RPC.
+	AdminServiceSetTeamSandboxProcedure = "/agenthooks.team.v1.AdminService/SetTeamSandbox"
 	// AdminServiceListMachinesProcedure is the fully-qualified name of the AdminService's ListMachines
 	// RPC.
 	AdminServiceListMachinesProcedure = "/agenthooks.team.v1.AdminService/ListMachines"
@@ -201,6 +204,7 @@ type AdminServiceClient interface {
 	ListTokens(context.Context, *connect.Request[teamv1.ListTokensRequest]) (*connect.Response[teamv1.ListTokensResponse], error)
 	RevokeToken(context.Context, *connect.Request[teamv1.RevokeTokenRequest]) (*connect.Response[teamv1.RevokeTokenResponse], error)
 	SetTeamAudit(context.Context, *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error)
+	SetTeamSandbox(context.Context, *connect.Request[teamv1.SetTeamSandboxRequest]) (*connect.Response[teamv1.SetTeamSandboxResponse], error)
 	ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error)
 	ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error)
 }
@@ -292,6 +296,12 @@ func NewAdminServiceClient(httpClient connect.HTTPClient, baseURL string, opts .
 			connect.WithSchema(adminServiceMethods.ByName("SetTeamAudit")),
 			connect.WithClientOptions(opts...),
 		),
+		setTeamSandbox: connect.NewClient[teamv1.SetTeamSandboxRequest, teamv1.SetTeamSandboxResponse](
+			httpClient,
+			baseURL+AdminServiceSetTeamSandboxProcedure,
+			connect.WithSchema(adminServiceMethods.ByName("SetTeamSandbox")),
+			connect.WithClientOptions(opts...),
+		),
 		listMachines: connect.NewClient[teamv1.ListMachinesRequest, teamv1.ListMachinesResponse](
 			httpClient,
 			baseURL+AdminServiceListMachinesProcedure,
@@ -311,20 +321,21 @@ func NewAdminServiceClient(httpClient connect.HTTPClient, baseURL string, opts .
 
 // adminServiceClient implements AdminServiceClient.
 type adminServiceClient struct {
-	createTeam    *connect.Client[teamv1.CreateTeamRequest, teamv1.CreateTeamResponse]
-	listTeams     *connect.Client[teamv1.ListTeamsRequest, teamv1.ListTeamsResponse]
-	createHook    *connect.Client[teamv1.CreateHookRequest, teamv1.CreateHookResponse]
-	updateHook    *connect.Client[teamv1.UpdateHookRequest, teamv1.UpdateHookResponse]
-	setHookActive *connect.Client[teamv1.SetHookActiveRequest, teamv1.SetHookActiveResponse]
-	deleteHook    *connect.Client[teamv1.DeleteHookRequest, teamv1.DeleteHookResponse]
-	listHooks     *connect.Client[teamv1.ListHooksRequest, teamv1.ListHooksResponse]
-	listHistory   *connect.Client[teamv1.ListHistoryRequest, teamv1.ListHistoryResponse]
-	createToken   *connect.Client[teamv1.CreateTokenRequest, teamv1.CreateTokenResponse]
-	listTokens    *connect.Client[teamv1.ListTokensRequest, teamv1.ListTokensResponse]
-	revokeToken   *connect.Client[teamv1.RevokeTokenRequest, teamv1.RevokeTokenResponse]
-	setTeamAudit  *connect.Client[teamv1.SetTeamAuditRequest, teamv1.SetTeamAuditResponse]
-	listMachines  *connect.Client[teamv1.ListMachinesRequest, teamv1.ListMachinesResponse]
-	listDecisions *connect.Client[teamv1.ListDecisionsRequest, teamv1.ListDecisionsResponse]
+	createTeam     *connect.Client[teamv1.CreateTeamRequest, teamv1.CreateTeamResponse]
+	listTeams      *connect.Client[teamv1.ListTeamsRequest, teamv1.ListTeamsResponse]
+	createHook     *connect.Client[teamv1.CreateHookRequest, teamv1.CreateHookResponse]
+	updateHook     *connect.Client[teamv1.UpdateHookRequest, teamv1.UpdateHookResponse]
+	setHookActive  *connect.Client[teamv1.SetHookActiveRequest, teamv1.SetHookActiveResponse]
+	deleteHook     *connect.Client[teamv1.DeleteHookRequest, teamv1.DeleteHookResponse]
+	listHooks      *connect.Client[teamv1.ListHooksRequest, teamv1.ListHooksResponse]
+	listHistory    *connect.Client[teamv1.ListHistoryRequest, teamv1.ListHistoryResponse]
+	createToken    *connect.Client[teamv1.CreateTokenRequest, teamv1.CreateTokenResponse]
+	listTokens     *connect.Client[teamv1.ListTokensRequest, teamv1.ListTokensResponse]
+	revokeToken    *connect.Client[teamv1.RevokeTokenRequest, teamv1.RevokeTokenResponse]
+	setTeamAudit   *connect.Client[teamv1.SetTeamAuditRequest, teamv1.SetTeamAuditResponse]
+	setTeamSandbox *connect.Client[teamv1.SetTeamSandboxRequest, teamv1.SetTeamSandboxResponse]
+	listMachines   *connect.Client[teamv1.ListMachinesRequest, teamv1.ListMachinesResponse]
+	listDecisions  *connect.Client[teamv1.ListDecisionsRequest, teamv1.ListDecisionsResponse]
 }
 
 // CreateTeam calls agenthooks.team.v1.AdminService.CreateTeam.
@@ -387,6 +398,11 @@ func (c *adminServiceClient) SetTeamAudit(ctx context.Context, req *connect.Requ
 	return c.setTeamAudit.CallUnary(ctx, req)
 }
 
+// SetTeamSandbox calls agenthooks.team.v1.AdminService.SetTeamSandbox.
+func (c *adminServiceClient) SetTeamSandbox(ctx context.Context, req *connect.Request[teamv1.SetTeamSandboxRequest]) (*connect.Response[teamv1.SetTeamSandboxResponse], error) {
+	return c.setTeamSandbox.CallUnary(ctx, req)
+}
+
 // ListMachines calls agenthooks.team.v1.AdminService.ListMachines.
 func (c *adminServiceClient) ListMachines(ctx context.Context, req *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {
 	return c.listMachines.CallUnary(ctx, req)
@@ -411,6 +427,7 @@ type AdminServiceHandler interface {
 	ListTokens(context.Context, *connect.Request[teamv1.ListTokensRequest]) (*connect.Response[teamv1.ListTokensResponse], error)
 	RevokeToken(context.Context, *connect.Request[teamv1.RevokeTokenRequest]) (*connect.Response[teamv1.RevokeTokenResponse], error)
 	SetTeamAudit(context.Context, *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error)
+	SetTeamSandbox(context.Context, *connect.Request[teamv1.SetTeamSandboxRequest]) (*connect.Response[teamv1.SetTeamSandboxResponse], error)
 	ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error)
 	ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error)
 }
@@ -498,6 +515,12 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 		connect.WithSchema(adminServiceMethods.ByName("SetTeamAudit")),
 		connect.WithHandlerOptions(opts...),
 	)
+	adminServiceSetTeamSandboxHandler := connect.NewUnaryHandler(
+		AdminServiceSetTeamSandboxProcedure,
+		svc.SetTeamSandbox,
+		connect.WithSchema(adminServiceMethods.ByName("SetTeamSandbox")),
+		connect.WithHandlerOptions(opts...),
+	)
 	adminServiceListMachinesHandler := connect.NewUnaryHandler(
 		AdminServiceListMachinesProcedure,
 		svc.ListMachines,
@@ -538,6 +561,8 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 			adminServiceRevokeTokenHandler.ServeHTTP(w, r)
 		case AdminServiceSetTeamAuditProcedure:
 			adminServiceSetTeamAuditHandler.ServeHTTP(w, r)
+		case AdminServiceSetTeamSandboxProcedure:
+			adminServiceSetTeamSandboxHandler.ServeHTTP(w, r)
 		case AdminServiceListMachinesProcedure:
 			adminServiceListMachinesHandler.ServeHTTP(w, r)
 		case AdminServiceListDecisionsProcedure:
@@ -597,6 +622,10 @@ func (UnimplementedAdminServiceHandler) RevokeToken(context.Context, *connect.Re
 
 func (UnimplementedAdminServiceHandler) SetTeamAudit(context.Context, *connect.Request[teamv1.SetTeamAuditRequest]) (*connect.Response[teamv1.SetTeamAuditResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.SetTeamAudit is not implemented"))
+}
+
+func (UnimplementedAdminServiceHandler) SetTeamSandbox(context.Context, *connect.Request[teamv1.SetTeamSandboxRequest]) (*connect.Response[teamv1.SetTeamSandboxResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.SetTeamSandbox is not implemented"))
 }
 
 func (UnimplementedAdminServiceHandler) ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {
