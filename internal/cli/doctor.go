@@ -29,7 +29,7 @@ type doctorCheck struct {
 	// Scope is user or project for an agent's wiring and gates.
 	Scope string `json:"scope,omitempty"`
 	// Check names what was looked at: found, wired, gate, binary,
-	// workspace-trust, team-sync.
+	// workspace-trust, sandbox, team-sync.
 	Check string `json:"check"`
 	OK    bool   `json:"ok"`
 	// Detail says what was found; Fix, for a problem, what to do.
@@ -61,6 +61,8 @@ really runs:
     silently, and every action goes through);
   - the agenthooks binary the hooks run exists and is this version;
   - agenthooks trusts the workspace's project hooks (agenthooks trust);
+  - the workspace's sandbox (sandbox.json) can be built and enforced here, and
+    what it is;
   - each team's hooks were synced, and recently.
 
 Each problem comes with its fix. The exit status is 1 when anything is off.`,
@@ -104,6 +106,7 @@ func (o *doctorOptions) run(ctx context.Context) error {
 		d.agent(name)
 	}
 	d.workspaceTrust()
+	d.sandbox(o.io.openHost(ctx))
 	d.teams()
 
 	rep := doctorReport{Version: version(), Workspace: root, OK: true, Checks: d.checks}
