@@ -104,15 +104,10 @@ func (g copilotGates) open(o Options, hooksPath string, hooks []byte, l *ledger)
 
 // addFolder appends folder to trustedFolders in cfg and records it.
 func (g copilotGates) addFolder(cfg, folder, hooksPath string, l *ledger) error {
-	data, exists, err := readFile(cfg)
+	doc, root, exists, err := readSettingsDoc(cfg)
 	if err != nil {
 		return err
 	}
-	doc, err := parseSettings(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cfg, err)
-	}
-	root := doc.root.Value.(*hujson.Object)
 	newList := false
 	if m := member(root, "trustedFolders"); m != nil {
 		arr, ok := m.Value.Value.(*hujson.Array)
@@ -142,16 +137,14 @@ func (g copilotGates) close(o Options, hooksPath string, l *ledger) error {
 	if err != nil {
 		return err
 	}
-	data, exists, err := readFile(cfg)
-	if err != nil || !exists {
+	doc, root, exists, err := readSettingsDoc(cfg)
+	if err == nil && !exists {
 		l.remove(hooksPath, func(ledgerEntry) bool { return true })
+		return nil
+	}
+	if err != nil {
 		return err
 	}
-	doc, err := parseSettings(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cfg, err)
-	}
-	root := doc.root.Value.(*hujson.Object)
 	created, newList := false, false
 	for _, e := range l.entriesFor(hooksPath) {
 		created, newList = created || e.Created, newList || e.NewList

@@ -142,15 +142,10 @@ func (g geminiGates) open(o Options, hooksPath string, hooks []byte, l *ledger) 
 		return err
 	}
 	cfg := gs[0].File
-	data, exists, err := readFile(cfg)
+	doc, root, exists, err := readSettingsDoc(cfg)
 	if err != nil {
 		return err
 	}
-	doc, err := parseSettings(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cfg, err)
-	}
-	root := doc.root.Value.(*hujson.Object)
 	if m := member(root, o.Root); m != nil {
 		return fmt.Errorf("%s says %s for %s: Gemini CLI was told not to trust it; change that there if it should",
 			cfg, standard(m.Value), o.Root)
@@ -170,16 +165,14 @@ func (g geminiGates) close(o Options, hooksPath string, l *ledger) error {
 	if err != nil {
 		return err
 	}
-	data, exists, err := readFile(cfg)
-	if err != nil || !exists {
+	doc, root, exists, err := readSettingsDoc(cfg)
+	if err == nil && !exists {
 		l.remove(hooksPath, func(ledgerEntry) bool { return true })
+		return nil
+	}
+	if err != nil {
 		return err
 	}
-	doc, err := parseSettings(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", cfg, err)
-	}
-	root := doc.root.Value.(*hujson.Object)
 	created := false
 	for _, e := range l.entriesFor(hooksPath) {
 		created = created || e.Created

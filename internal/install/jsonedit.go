@@ -274,3 +274,19 @@ func mustJSON(v any) []byte {
 	}
 	return b
 }
+
+// readSettingsDoc reads and parses the JSON settings file an agent's gate
+// lives in (Copilot CLI's config.json, Gemini CLI's trustedFolders.json):
+// the document, its top-level object, and whether the file exists (a
+// missing file is an empty document).
+func readSettingsDoc(path string) (*settingsDoc, *hujson.Object, bool, error) {
+	data, exists, err := readFile(path)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	doc, err := parseSettings(data)
+	if err != nil {
+		return nil, nil, exists, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc, doc.root.Value.(*hujson.Object), exists, nil
+}
