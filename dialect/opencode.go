@@ -158,7 +158,7 @@ func opencodeTool(c common, name, useID string, args map[string]any) *toolCall {
 	input := make(map[string]any, len(args))
 	back := map[string]string{}
 	for k, v := range args {
-		s := snake(k)
+		s := SnakeCase(k)
 		input[s] = v
 		back[s] = k
 	}
@@ -185,8 +185,10 @@ func messageText(output map[string]any) string {
 	return strings.Join(texts, "\n")
 }
 
-// snake turns filePath into file_path.
-func snake(s string) string {
+// SnakeCase turns filePath into file_path, and PreToolUse into
+// pre_tool_use: how OpenCode's tool arguments and Codex's event keys are
+// spelt.
+func SnakeCase(s string) string {
 	var b strings.Builder
 	for i, r := range s {
 		if unicode.IsUpper(r) {

@@ -171,8 +171,8 @@ func TestSnakeCamel(t *testing.T) {
 	for _, tc := range []struct{ camel, snake string }{
 		{"filePath", "file_path"}, {"oldString", "old_string"}, {"replaceAll", "replace_all"}, {"command", "command"},
 	} {
-		if got := snake(tc.camel); got != tc.snake {
-			t.Errorf("snake(%q) = %q, want %q", tc.camel, got, tc.snake)
+		if got := SnakeCase(tc.camel); got != tc.snake {
+			t.Errorf("SnakeCase(%q) = %q, want %q", tc.camel, got, tc.snake)
 		}
 		if got := camel(tc.snake); got != tc.camel {
 			t.Errorf("camel(%q) = %q, want %q", tc.snake, got, tc.camel)

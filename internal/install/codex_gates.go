@@ -8,9 +8,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/agenthooks/agenthooks/dialect"
 )
 
 // Codex's gates, as Codex 0.169 keeps them in $CODEX_HOME/config.toml:
@@ -227,7 +228,7 @@ func codexHooks(hooksPath string, data []byte) ([]codexHook, error) {
 					continue
 				}
 				cmd, _ := h["command"].(string)
-				ev := snakeCase(event)
+				ev := dialect.SnakeCase(event)
 				timeout := codexTimeout(ev, h["timeout"])
 				out = append(out, codexHook{
 					event: event,
@@ -305,21 +306,6 @@ func serdeString(s string) string {
 		}
 	}
 	b.WriteByte('"')
-	return b.String()
-}
-
-// snakeCase is Codex's name of an event in keys: PreToolUse → pre_tool_use.
-func snakeCase(s string) string {
-	var b strings.Builder
-	for i, r := range s {
-		if unicode.IsUpper(r) {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r = unicode.ToLower(r)
-		}
-		b.WriteRune(r)
-	}
 	return b.String()
 }
 
