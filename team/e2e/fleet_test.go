@@ -189,6 +189,11 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 	if res := sync(); res.Uploaded != 1 {
 		t.Fatalf("the sync after a denial sent %d decisions, want 1 (warnings %v)", res.Uploaded, res.Warnings)
 	}
+	// Uploading leaves the machine at the revision it holds.
+	ms, err := srv.adminClient().ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: team.ID}))
+	if err != nil || len(ms.Msg.Machines) != 1 || ms.Msg.Machines[0].Machine.InstalledRevision != 1 || ms.Msg.Machines[0].Stale {
+		t.Fatalf("the fleet after an upload: %v, %v", ms, err)
+	}
 	if res := sync(); res.Uploaded != 0 {
 		t.Fatalf("a decision was sent twice")
 	}

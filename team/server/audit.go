@@ -48,11 +48,12 @@ func (h *teamHooks) UploadDecisions(ctx context.Context, req *connect.Request[te
 			Message:        printableText(d.GetMessage(), maxDecisionText),
 		})
 	}
+	// The machine is not noted for the fleet here: GetTeamHooks, in the
+	// same sync, reports it with its installed revision.
 	n, err := h.s.cfg.Store.AddDecisions(ctx, tok.TeamID, ds)
 	if err != nil {
 		return nil, toConnect(h.s.log, req.Spec().Procedure, err)
 	}
-	h.s.fleet.note(m)
 	return connect.NewResponse(&teamv1.UploadDecisionsResponse{Accepted: int32(n)}), nil
 }
 

@@ -85,7 +85,7 @@ func (c *Client) audit(ctx context.Context, p *Plan, res *Result, st *State) {
 			}
 		}
 		if len(ds) > 0 {
-			if err := c.upload(ctx, ds); err != nil {
+			if err := c.upload(ctx, ds, st.Revision); err != nil {
 				warn(fmt.Errorf("%d decision(s) not sent, kept for the next sync: %w", len(ds), err))
 				return
 			}
@@ -95,11 +95,11 @@ func (c *Client) audit(ctx context.Context, p *Plan, res *Result, st *State) {
 	}
 }
 
-// upload sends one batch.
-func (c *Client) upload(ctx context.Context, ds []*teamv1.Decision) error {
+// upload sends one batch, from this machine with installed installed.
+func (c *Client) upload(ctx context.Context, ds []*teamv1.Decision, installed int64) error {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
-	req := connect.NewRequest(&teamv1.UploadDecisionsRequest{Machine: c.machine(0), Decisions: ds})
+	req := connect.NewRequest(&teamv1.UploadDecisionsRequest{Machine: c.machine(installed), Decisions: ds})
 	if req.Msg.Machine == nil {
 		return fmt.Errorf("this machine has no id to send them under")
 	}
