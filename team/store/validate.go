@@ -38,14 +38,11 @@ func ValidateHook(h Hook, maxScriptBytes int) error {
 	if !event.Step(h.Step).Known() {
 		return &ValidationError{Field: "hook_step", Problem: fmt.Sprintf("%q is not a hook step", h.Step), Fix: "use one of " + stepList()}
 	}
-	if err := validateScriptName(h.ScriptName); err != nil {
-		return err
-	}
 	if err := validateOperatingSystems(h.OperatingSystems); err != nil {
 		return err
 	}
-	if err := teamsync.CheckScriptName(h.ScriptName, teamsync.MayReachWindows(h.OperatingSystems)); err != nil {
-		return &ValidationError{Field: "script_name", Problem: err.Error(), Fix: `use a plain file name such as "block-push.sh", or set operating_systems to the systems other than Windows`}
+	if err := validateScriptName(h.ScriptName, h.OperatingSystems); err != nil {
+		return err
 	}
 	if n := len(h.ScriptContent); n > maxScriptBytes {
 		return &ValidationError{Field: "script_content", Problem: fmt.Sprintf("%d bytes, over the server's limit of %d", n, maxScriptBytes), Fix: "make the script smaller, or start the server with a larger --max-script-bytes"}
@@ -89,37 +86,25 @@ func apiField(key string) string {
 	return "hook"
 }
 
-// validateScriptName accepts a name that can be written as is in the
-// team's hooks folder on every system: no directory parts, nothing
-// hidden, nothing Windows refuses, and not the manifest's own name.
-func validateScriptName(name string) error {
+// validateScriptName applies the members' own name rules (team/sync)
+// for the systems the hook targets, and two more whatever the systems:
+// nothing Windows cannot hold but its device names, and no ".." anywhere,
+// so that a name stays valid when the hook is later aimed at every system.
+func validateScriptName(name string, systems []string) error {
 	bad := func(problem string) error {
-		return &ValidationError{Field: "script_name", Problem: fmt.Sprintf("%q %s", name, problem), Fix: `use a plain file name such as "block-push.sh"`}
+		return &ValidationError{Field: "script_name", Problem: problem,
+			Fix: `use a plain file name such as "block-push.sh" (a Windows device name such as CON or aux.ps1 only for hooks that never reach Windows)`}
+	}
+	if err := teamsync.CheckScriptName(name, teamsync.MayReachWindows(systems)); err != nil {
+		return bad(err.Error())
 	}
 	switch {
-	case name == "":
-		return bad("is empty")
-	case len(name) > ScriptNameMax:
-		return bad(fmt.Sprintf("is %d bytes long, over %d", len(name), ScriptNameMax))
-	case !utf8.ValidString(name):
-		return bad("is not valid UTF-8")
-	case strings.ContainsAny(name, `/\`):
-		return bad("contains a path separator")
 	case strings.Contains(name, ".."):
-		return bad(`contains ".."`)
-	case name[0] == '.':
-		return bad("starts with a dot (hidden file)")
+		return bad(fmt.Sprintf(`the script name %q contains ".."`, name))
 	case strings.ContainsAny(name, `<>:"|?*`):
-		return bad(`contains one of <>:"|?*, which Windows does not allow in file names`)
+		return bad(fmt.Sprintf(`the script name %q contains one of <>:"|?*, which Windows does not allow in file names`, name))
 	case strings.HasSuffix(name, " ") || strings.HasSuffix(name, "."):
-		return bad("ends with a space or a dot, which Windows drops")
-	case strings.EqualFold(name, "hooks.json"):
-		return bad("is the name of the synced manifest")
-	}
-	for _, r := range name {
-		if unicode.IsControl(r) {
-			return bad("contains a control character")
-		}
+		return bad(fmt.Sprintf("the script name %q ends with a space or a dot, which Windows drops", name))
 	}
 	return nil
 }
