@@ -38,14 +38,14 @@ func (h *teamHooks) UploadDecisions(ctx context.Context, req *connect.Request[te
 			Hostname:       m.Hostname,
 			RecordID:       d.GetId(),
 			AtMs:           d.GetAtUnixMs(),
-			Step:           printableField(d.GetStep(), 64),
-			Outcome:        printableField(d.GetOutcome(), 32),
-			Decision:       printableField(d.GetDecision(), 32),
-			ScriptName:     printableField(d.GetScriptName(), store.ScriptNameMax),
-			Agent:          printableField(d.GetAgent(), 32),
-			ConversationID: printableField(d.GetConversationId(), 128),
-			What:           printableText(d.GetWhat(), maxDecisionText),
-			Message:        printableText(d.GetMessage(), maxDecisionText),
+			Step:           cleanText(d.GetStep(), 64, false),
+			Outcome:        cleanText(d.GetOutcome(), 32, false),
+			Decision:       cleanText(d.GetDecision(), 32, false),
+			ScriptName:     cleanText(d.GetScriptName(), store.ScriptNameMax, false),
+			Agent:          cleanText(d.GetAgent(), 32, false),
+			ConversationID: cleanText(d.GetConversationId(), 128, false),
+			What:           cleanText(d.GetWhat(), maxDecisionText, true),
+			Message:        cleanText(d.GetMessage(), maxDecisionText, true),
 		})
 	}
 	// The machine is not noted for the fleet here: GetTeamHooks, in the
@@ -126,21 +126,4 @@ func (a *admin) ListDecisions(ctx context.Context, req *connect.Request[teamv1.L
 			MachineId: d.MachineID, Hostname: d.Hostname}
 	}
 	return connect.NewResponse(resp), nil
-}
-
-// printableText keeps at most n bytes of s, line breaks and tabs
-// included, other control characters dropped.
-func printableText(s string, n int) string {
-	out := make([]rune, 0, min(len(s), n))
-	size := 0
-	for _, r := range s {
-		if r == '\uFFFD' || (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			continue
-		}
-		if size += len(string(r)); size > n {
-			break
-		}
-		out = append(out, r)
-	}
-	return string(out)
 }

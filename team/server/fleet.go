@@ -5,10 +5,8 @@ import (
 	"log/slog"
 	"regexp"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/agenthooks/agenthooks/team/store"
 	teamv1 "github.com/agenthooks/agenthooks/team/teamv1"
@@ -126,8 +124,8 @@ func machineReport(m *teamv1.Machine, tok store.Token, now time.Time) (store.Mac
 	r := store.MachineReport{
 		TeamID:            tok.TeamID,
 		MachineID:         m.GetId(),
-		Hostname:          printableField(m.GetHostname(), 255),
-		Version:           printableField(m.GetVersion(), 64),
+		Hostname:          cleanText(m.GetHostname(), 255, false),
+		Version:           cleanText(m.GetVersion(), 64, false),
 		InstalledRevision: max(m.GetInstalledRevision(), 0),
 		TokenName:         tok.Name,
 		LastSyncMs:        now.UnixMilli(),
@@ -141,21 +139,6 @@ func machineReport(m *teamv1.Machine, tok store.Token, now time.Time) (store.Mac
 		}
 	}
 	return r, true
-}
-
-// printableField keeps at most n bytes of s's printable characters.
-func printableField(s string, n int) string {
-	var b strings.Builder
-	for _, r := range s {
-		if r == '\uFFFD' || !unicode.IsPrint(r) && r != ' ' {
-			continue
-		}
-		if b.Len()+len(string(r)) > n {
-			break
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // machineStatus is a machine as the fleet view shows it.
