@@ -74,19 +74,21 @@ func (m *memo) keepTeam(gen uint64, t Team) {
 func (m *memo) forget() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.gen++
-	clear(m.tokens)
-	clear(m.teams)
+	m.emptyLocked()
 }
 
 // turn empties the memo and turns it on or off.
 func (m *memo) turn(on bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	m.emptyLocked()
+	m.on = on
+}
+
+func (m *memo) emptyLocked() {
 	m.gen++
 	clear(m.tokens)
 	clear(m.teams)
-	m.on = on
 }
 
 // watcher tells the memo of changes other processes make.
