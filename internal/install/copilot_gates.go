@@ -137,12 +137,8 @@ func (g copilotGates) close(o Options, hooksPath string, l *ledger) error {
 	if err != nil {
 		return err
 	}
-	doc, root, exists, err := readSettingsDoc(cfg)
-	if err == nil && !exists {
-		l.remove(hooksPath, func(ledgerEntry) bool { return true })
-		return nil
-	}
-	if err != nil {
+	doc, root, err := readGateDoc(cfg, hooksPath, l)
+	if doc == nil {
 		return err
 	}
 	created, newList := false, false

@@ -290,3 +290,18 @@ func readSettingsDoc(path string) (*settingsDoc, *hujson.Object, bool, error) {
 	}
 	return doc, doc.root.Value.(*hujson.Object), exists, nil
 }
+
+// readGateDoc is readSettingsDoc for taking back what install recorded
+// for hooksPath: a file gone since has nothing left to take back, so its
+// ledger entries go and doc is nil.
+func readGateDoc(path, hooksPath string, l *ledger) (*settingsDoc, *hujson.Object, error) {
+	doc, root, exists, err := readSettingsDoc(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !exists {
+		l.remove(hooksPath, func(ledgerEntry) bool { return true })
+		return nil, nil, nil
+	}
+	return doc, root, nil
+}
