@@ -187,12 +187,13 @@ func testServerRefusesWhatMembersRefuse(t *testing.T, b backend) {
 // bumps its team's revision as any change does.
 func plant(t *testing.T, dbURL string, id int64, name string, timeout float64) {
 	t.Helper()
-	driver, dsn, q := "pgx", dbURL, "$"
-	if path, ok := strings.CutPrefix(dbURL, "sqlite:"); ok {
-		driver, dsn, q = "sqlite", path, "?"
+	driver, dsn := "pgx", dbURL
+	path, sqlite := strings.CutPrefix(dbURL, "sqlite:")
+	if sqlite {
+		driver, dsn = "sqlite", path
 	}
-	arg := func(n int) string {
-		if q == "?" {
+	arg := func(n int) string { // the n-th placeholder, in the driver's syntax
+		if sqlite {
 			return "?"
 		}
 		return fmt.Sprintf("$%d", n)
