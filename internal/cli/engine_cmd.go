@@ -303,12 +303,12 @@ func (e *engineHost) keepTeamCurrent(ctx context.Context, logger *slog.Logger) {
 	})
 }
 
-// gone reports whether the engine's socket disappears within a couple of
-// seconds: a stopped engine removes it on its way out.
+// gone reports whether the engine at sock stops listening within a couple
+// of seconds, as a stopped engine does on its way out.
 func gone(sock string) bool {
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
-		if _, err := os.Lstat(sock); errors.Is(err, fs.ErrNotExist) {
+		if !resident.Listening(sock) {
 			return true
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -48,8 +48,8 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 		return 0, err
 	}
 	defer conn.Close()
-	if uid, err := conn.peerUID(); err != nil || uid != os.Getuid() {
-		return 0, fmt.Errorf("engine at %s is not the user's own (uid %d): %v", sock, uid, err)
+	if err := conn.checkPeer(); err != nil {
+		return 0, fmt.Errorf("engine at %s: %w", sock, err)
 	}
 
 	// An agent that stops the step kills this process; the kernel then

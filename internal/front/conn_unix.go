@@ -85,3 +85,11 @@ func (c *conn) Close() error { return syscall.Close(c.fd) }
 
 // peerUID is the user id of the process listening at the other end.
 func (c *conn) peerUID() (int, error) { return wire.PeerUIDFD(c.fd) }
+
+// checkPeer checks that the process listening is the user's own.
+func (c *conn) checkPeer() error {
+	if uid, err := c.peerUID(); err != nil || uid != os.Getuid() {
+		return fmt.Errorf("the engine is not the user's own (uid %d): %v", uid, err)
+	}
+	return nil
+}

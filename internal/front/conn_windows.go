@@ -3,20 +3,30 @@
 package front
 
 import (
-	"errors"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
-// conn is unused on Windows, which has no resident engine yet.
-type conn struct{}
+// conn is the client's end of the engine's named pipe (wire.PipeConn:
+// plain system calls, overlapped I/O with a time limit on every read
+// and write).
+type conn struct{ *wire.PipeConn }
 
-func dial(string, time.Duration) (*conn, error) {
-	return nil, errors.New("the resident engine is not available on Windows")
+// dial opens the pipe of the engine for the socket path sock, waiting
+// at most timeout for a free instance.
+func dial(sock string, timeout time.Duration) (*conn, error) {
+	name, err := wire.PipeName(sock)
+	if err != nil {
+		return nil, err
+	}
+	c, err := wire.DialPipe(name, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return &conn{c}, nil
 }
 
-func (*conn) SetReadTimeout(time.Duration)  {}
-func (*conn) SetWriteTimeout(time.Duration) {}
-func (*conn) Read([]byte) (int, error)      { return 0, errEOF }
-func (*conn) Write(p []byte) (int, error)   { return 0, errEOF }
-func (*conn) Close() error                  { return nil }
-func (*conn) peerUID() (int, error)         { return -1, errEOF }
+// checkPeer checks, before anything is sent, that the process serving
+// the pipe runs as this process's user.
+func (c *conn) checkPeer() error { return wire.CheckPipeServer(c.Handle()) }

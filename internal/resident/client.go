@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
-	"os"
 	"time"
 
 	"github.com/agenthooks/agenthooks/internal/wire"
@@ -32,18 +30,13 @@ func control1(ctx context.Context, sock, control string) (*wire.Status, error) {
 	if err := wire.CheckSocket(sock); err != nil {
 		return nil, err
 	}
-	var d net.Dialer
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	c, err := d.DialContext(ctx, "unix", sock)
+	conn, err := dialEngine(ctx, sock)
 	if err != nil {
-		return nil, fmt.Errorf("dial %s: %w", sock, err)
+		return nil, err
 	}
-	conn := c.(*net.UnixConn)
 	defer conn.Close()
-	if uid, err := peerUID(conn); err != nil || uid != os.Getuid() {
-		return nil, fmt.Errorf("the engine at %s is not the user's own", sock)
-	}
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)
 	}

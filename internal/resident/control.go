@@ -15,7 +15,7 @@ const (
 )
 
 // control answers a request to the engine itself.
-func (s *Server) control(c *net.UnixConn, req *wire.Request) {
+func (s *Server) control(c net.Conn, req *wire.Request) {
 	switch req.Control {
 	case ControlStatus, ControlStop:
 	default:
@@ -29,7 +29,7 @@ func (s *Server) control(c *net.UnixConn, req *wire.Request) {
 		PID:      os.Getpid(),
 		Version:  s.Version,
 		Build:    s.Build,
-		Socket:   s.Socket,
+		Socket:   s.addr,
 		Started:  s.started.UTC().Format(time.RFC3339),
 		Steps:    s.steps.Load(),
 		Active:   s.active.Load(),

@@ -62,6 +62,7 @@ type Server struct {
 	Logf func(format string, a ...any)
 
 	started time.Time
+	addr    string // where it listens: the socket, or the pipe's name
 	steps   atomic.Int64
 	active  atomic.Int64
 	last    atomic.Int64 // unix nanoseconds of the last request's end
@@ -82,17 +83,11 @@ func (s *Server) Serve(ctx context.Context) error {
 		return err
 	}
 	defer lock.Close()
-	// The lock is ours, so any socket file is a dead engine's.
-	_ = os.Remove(s.Socket)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: s.Socket, Net: "unix"})
+	ln, addr, err := listen(s.Socket)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", s.Socket, err)
+		return err
 	}
-	ln.SetUnlinkOnClose(true)
-	if err := os.Chmod(s.Socket, 0o600); err != nil {
-		ln.Close()
-		return fmt.Errorf("listen on %s: %w", s.Socket, err)
-	}
+	s.addr = addr
 	s.started = time.Now()
 	s.last.Store(s.started.UnixNano())
 
@@ -102,7 +97,7 @@ func (s *Server) Serve(ctx context.Context) error {
 		ln.Close()
 	}()
 	for {
-		c, err := ln.AcceptUnix()
+		c, err := ln.Accept()
 		if err != nil {
 			break
 		}
@@ -177,11 +172,11 @@ func (s *Server) logf(format string, a ...any) {
 }
 
 // serveConn answers one connection.
-func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
+func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	defer c.Close()
-	if uid, err := peerUID(c); err != nil || uid != os.Getuid() {
+	if err := checkPeer(c); err != nil {
 		// Not the user's process: say nothing at all.
-		s.logf("refused a connection from uid %d: %v", uid, err)
+		s.logf("refused a connection: %v", err)
 		return
 	}
 	c.SetDeadline(time.Now().Add(30 * time.Second))
@@ -234,7 +229,7 @@ func (s *Server) serveConn(ctx context.Context, c *net.UnixConn) {
 
 // run runs a verb, with heartbeats while it runs, and writes the reply.
 // The client hanging up cancels the verb.
-func (s *Server) run(ctx context.Context, c *net.UnixConn, req *wire.Request, body []byte) {
+func (s *Server) run(ctx context.Context, c net.Conn, req *wire.Request, body []byte) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wmu sync.Mutex
