@@ -45,6 +45,14 @@ func listen(sock string) (net.Listener, string, error) {
 	for {
 		ln, err := winio.ListenPipe(name, cfg)
 		if err == nil {
+			// The listener holds the pipe's first instance open without
+			// access, which keeps clients away until it accepts; Wine
+			// hands the first client that instance all the same, where
+			// no one would answer it. Take it first: on Windows the pipe
+			// is busy until the engine accepts, and this gives up at once.
+			if c, err := wire.DialPipe(name, 0); err == nil {
+				c.Close()
+			}
 			return ln, name, nil
 		}
 		if time.Now().After(deadline) || !(errors.Is(err, windows.ERROR_ACCESS_DENIED) || errors.Is(err, windows.ERROR_PIPE_BUSY)) {

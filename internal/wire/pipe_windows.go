@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/windows"
@@ -80,9 +81,9 @@ func CheckPeerSID(side string, pid uint32, err error, want *windows.SID, sidOf f
 }
 
 // CheckPipeServer checks that the process serving the pipe h is the
-// user's own; PeerSID is the user SID it must have (this process's).
+// user's own.
 func CheckPipeServer(h windows.Handle) error {
-	want, err := PeerSID()
+	want, err := wantSID()
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func CheckPipeServer(h windows.Handle) error {
 // CheckPipeClient checks that the process at the client end of the pipe
 // h is the user's own.
 func CheckPipeClient(h windows.Handle) error {
-	want, err := PeerSID()
+	want, err := wantSID()
 	if err != nil {
 		return err
 	}
@@ -103,9 +104,22 @@ func CheckPipeClient(h windows.Handle) error {
 	return CheckPeerSID("client", pid, err, want, ProcessSID)
 }
 
-// PeerSID is the user SID the other end of a pipe must have: this
-// process's. A variable, so that a test can play another user.
-var PeerSID = userSID
+// peerSID, when set, is the user SID the other end of a pipe must have
+// instead of this process's (SetPeerSID).
+var peerSID atomic.Pointer[windows.SID]
+
+// SetPeerSID makes both ends of this process's pipes expect the other end
+// to run as sid instead of this process's user, and nil undoes it: a test
+// plays another user with it.
+func SetPeerSID(sid *windows.SID) { peerSID.Store(sid) }
+
+// wantSID is the user SID the other end of a pipe must have.
+func wantSID() (*windows.SID, error) {
+	if sid := peerSID.Load(); sid != nil {
+		return sid, nil
+	}
+	return userSID()
+}
 
 // PipeConn is the client's end of the engine's pipe, used with plain
 // system calls and overlapped I/O, so that every read and write has a
