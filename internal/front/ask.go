@@ -62,9 +62,6 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 	return code, err
 }
 
-// errEOF: the engine closed the connection.
-var errEOF = errors.New("the engine closed the connection")
-
 // errReplace: the engine serves another binary, and is on its way out.
 var errReplace = errors.New("the engine was started from another agenthooks binary")
 

@@ -3,6 +3,7 @@
 package front
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -80,6 +81,9 @@ func (c *conn) Write(p []byte) (int, error) {
 	}
 	return done, nil
 }
+
+// errEOF: the engine closed the connection.
+var errEOF = errors.New("the engine closed the connection")
 
 func (c *conn) Close() error { return syscall.Close(c.fd) }
 
