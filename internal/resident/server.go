@@ -1,9 +1,11 @@
 // Package resident is the user's resident engine: one process that keeps
 // the hooks, trust, sessions, the log and compiled policies loaded, and
 // runs steps for the agenthooks client over a unix socket in a folder only
-// the user can enter. It serves only the user's own processes (the
-// kernel's peer credentials), exits after an idle time, and makes way for
-// a new engine when the client's binary differs from its own.
+// the user can enter, or on Windows a named pipe only the user may open.
+// It serves only the user's own processes (the kernel's peer credentials;
+// on Windows the client process's user SID), exits after an idle time,
+// and makes way for a new engine when the client's binary differs from
+// its own.
 package resident
 
 import (
@@ -41,7 +43,8 @@ type Handler func(ctx context.Context, req *wire.Request, body []byte, stdout, s
 // Server is one engine.
 type Server struct {
 	// Socket is the socket's path; its folder must exist and be the
-	// user's alone (wire.Dir).
+	// user's alone (wire.Dir). On Windows it names the pipe
+	// (wire.PipeName), and its folder holds the lock.
 	Socket string
 	// Build is the identity of this engine's binary (wire.Identity).
 	Build string

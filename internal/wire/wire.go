@@ -1,6 +1,7 @@
 // Package wire is the protocol between the agenthooks client and the
 // resident engine: one request and one reply per connection over a unix
-// socket. It uses only the standard library, so the client that agents
+// socket, or a named pipe on Windows. It uses only the standard library
+// (and the system calls of golang.org/x/sys), so the client that agents
 // spawn for every step stays as small as a hello world.
 //
 // A connection carries, in order:
