@@ -40,7 +40,8 @@ type stat struct {
 	mode         os.FileMode
 	size         int64
 	mtime, ctime int64
-	dev, ino     uint64
+	//lint:ignore U1000 set by sysStat where the system gives them (Linux, macOS)
+	dev, ino uint64
 }
 
 func statOf(path string) stat {
