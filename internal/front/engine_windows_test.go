@@ -156,7 +156,8 @@ const winPush = `{"hook_event_name":"beforeShellExecution","command":"git push o
 
 // End to end with the two binaries: the first step runs in a process of
 // its own and starts the engine, detached; the next ones are the
-// engine's, with the same answers; the status verb sees it; a rebuilt
+// engine's, with the same answers; exec's plan is the engine's and the
+// command the client's; the status verb sees it; a rebuilt
 // engine binary replaces it; stop stops it.
 func TestEngineEndToEnd(t *testing.T) {
 	w := newWinWorld(t)
@@ -183,6 +184,13 @@ func TestEngineEndToEnd(t *testing.T) {
 	}
 	if got := w.status(); !got.Running || got.Engine.PID != st.PID || got.Engine.Steps != 3 {
 		t.Fatalf("after 3 steps: %+v; want 3 steps by pid %d", got.Engine, st.PID)
+	}
+	// exec: the engine plans, the client runs the command.
+	if r := w.run("", nil, "exec", "--", "cmd", "/c", "echo", "hi"); r.code != 0 || strings.TrimSpace(r.out) != "hi" {
+		t.Errorf("exec: %+v", r)
+	}
+	if got := w.status(); !got.Running || got.Engine.PID != st.PID || got.Engine.Steps < 4 {
+		t.Errorf("after exec: %+v; want its plan served by pid %d", got.Engine, st.PID)
 	}
 	text := w.run("", nil, "engine", "status")
 	if text.code != 0 || !strings.Contains(text.out, "engine running") || !strings.Contains(text.out, st.Socket) {
