@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,4 +117,39 @@ func TestPipeRefusesOtherUser(t *testing.T) {
 	if len(b) != 0 || os.IsTimeout(err) {
 		t.Fatalf("the engine answered %q (%v); want it to hang up", b, err)
 	}
+}
+
+// A pipe of the engine's name that exists already (another user's,
+// squatting it) is never shared: the engine does not serve.
+func TestPipeSquattedNameNotShared(t *testing.T) {
+	if windows.NewLazySystemDLL("ntdll.dll").NewProc("wine_get_version").Find() == nil {
+		t.Skip("Wine creates a pipe's first instance again (FILE_FLAG_FIRST_PIPE_INSTANCE, FILE_CREATE) where Windows refuses")
+	}
+	dir, err := os.MkdirTemp("", "res")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "e.sock")
+	t.Cleanup(func() {
+		os.Remove(sock + ".lock")
+		os.Remove(dir)
+	})
+	name, err := wire.PipeName(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Everyone may use the squatter's pipe.
+	ln, err := winio.ListenPipe(name, &winio.PipeConfig{SecurityDescriptor: "D:P(A;;GA;;;WD)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	s := &Server{Socket: sock, Build: "b", Idle: time.Minute, Logf: t.Logf,
+		Handle: func(context.Context, *wire.Request, []byte, io.Writer, io.Writer) int { return 0 }}
+	t0 := time.Now()
+	err = s.Serve(context.Background())
+	if err == nil || !strings.Contains(err.Error(), name) {
+		t.Fatalf("serve on a squatted name: %v", err)
+	}
+	t.Logf("%v after %v", err, time.Since(t0))
 }
