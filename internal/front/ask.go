@@ -12,10 +12,11 @@ import (
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
-// How long the client waits on the engine. A request is acknowledged at
-// once; while its hooks run the engine sends a heartbeat every
-// wire.HeartbeatEvery, so silence this long means it died or hangs, and
-// the step runs here instead.
+// How long the client waits on the engine. A request is acknowledged
+// with its reply, or with the first heartbeat (after wire.HeartbeatEvery)
+// when its hooks take longer; while they run the engine sends a heartbeat
+// every wire.HeartbeatEvery, so silence this long means it died or hangs,
+// and the step runs here instead.
 const (
 	ackWait = 2 * time.Second
 	silence = 3 * time.Second

@@ -80,8 +80,15 @@ func stepWorld(b *testing.B, hooks string) *world {
 	w := newWorld(b)
 	w.userHooks(hooks)
 	w.startEngine()
+	settle()
 	return w
 }
+
+// settle waits until the files just written are older than the racy
+// window: until then every step reads them again (and compiles a policy
+// again), since their times cannot yet prove them unchanged. A user's
+// files are older than that; the benchmarks time the steady state.
+func settle() { time.Sleep(2100 * time.Millisecond) }
 
 func (w *world) bench(b *testing.B, payload []byte, off bool, args ...string) {
 	env := w.env
@@ -150,6 +157,7 @@ func BenchmarkPolicyHook(b *testing.B) {
 	os.WriteFile(policy, []byte(gitPolicy), 0o644)
 	w.userHooks(hooksFor("beforeShellExecution", "agenthooks policy "+policy))
 	w.startEngine()
+	settle()
 	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
 	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
 	claude := []byte(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin main"},"cwd":"/"}`)

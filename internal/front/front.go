@@ -8,7 +8,6 @@
 package front
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -56,19 +55,6 @@ func Main(args []string) int {
 	}
 	stdin, readErr := readStdin()
 	return step(bin, args, stdin, readErr, os.Stdout, os.Stderr)
-}
-
-// readStdin reads the payload, into a buffer of its size when stdin is a
-// file, doubling from 64 KiB when it is a pipe.
-func readStdin() ([]byte, error) {
-	size := int64(64 << 10)
-	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = min(fi.Size(), wire.MaxBody) + 1
-	}
-	var buf bytes.Buffer
-	buf.Grow(int(size))
-	_, err := buf.ReadFrom(io.LimitReader(os.Stdin, wire.MaxBody))
-	return buf.Bytes(), err
 }
 
 // engineOn reports whether steps go to the resident engine.

@@ -224,18 +224,20 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		s.last.Store(time.Now().UnixNano())
 		s.active.Add(-1)
 	}()
-	if err := wire.WriteAck(c, wire.Ack{}); err != nil {
-		return
-	}
 	s.run(ctx, c, &req, body)
 }
 
 // run runs a verb, with heartbeats while it runs, and writes the reply.
 // The client hanging up cancels the verb.
+//
+// The acknowledgement goes out with the first heartbeat or with the
+// reply, whichever comes first, and the reply in one write: a step
+// answered within a heartbeat wakes its client once, not four times.
 func (s *Server) run(ctx context.Context, c net.Conn, req *wire.Request, body []byte) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wmu sync.Mutex
+	acked := false // under wmu
 	finished := make(chan struct{})
 	go func() {
 		// The client sends nothing more: a read returns only when it
@@ -253,6 +255,10 @@ func (s *Server) run(ctx context.Context, c net.Conn, req *wire.Request, body []
 				return
 			case <-t.C:
 				wmu.Lock()
+				if !acked {
+					acked = true
+					_ = wire.WriteAck(c, wire.Ack{})
+				}
 				_ = wire.WriteHeartbeat(c)
 				wmu.Unlock()
 			}
@@ -268,8 +274,13 @@ func (s *Server) run(ctx context.Context, c net.Conn, req *wire.Request, body []
 	}
 	wmu.Lock()
 	defer wmu.Unlock()
-	if wire.WriteReply(c, wire.Reply{Code: code}) == nil && wire.WriteBody(c, out.Bytes()) == nil {
-		_ = wire.WriteBody(c, errOut.Bytes())
+	var reply bytes.Buffer
+	reply.Grow(64 + out.Len() + errOut.Len())
+	if !acked {
+		_ = wire.WriteAck(&reply, wire.Ack{})
+	}
+	if wire.WriteReply(&reply, wire.Reply{Code: code}) == nil && wire.WriteBody(&reply, out.Bytes()) == nil && wire.WriteBody(&reply, errOut.Bytes()) == nil {
+		_, _ = c.Write(reply.Bytes())
 	}
 	if s.After != nil {
 		s.After()

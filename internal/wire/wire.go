@@ -10,6 +10,10 @@
 //	engine → client  header (Ack)
 //	engine → client  zero or more heartbeats, then header (Reply) · stdout · stderr
 //
+// The engine refuses a request in its Ack at once; an accepted one is
+// acknowledged with its first heartbeat or, when it is answered sooner,
+// in the same write as its reply.
+//
 // A header is a 4-byte big-endian length and a list of fields (length 0
 // is a heartbeat); a body is an 8-byte big-endian length and the bytes. Bodies are raw, so a 10 MB payload is
 // copied, never encoded.
