@@ -35,7 +35,7 @@ var sides = map[string]agentSide{
 		tools: []string{"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob", "Task", "Agent",
 			"WebFetch", "WebSearch", "TodoWrite", "LS", "mcp__srv__search", "mcp__srv__other"},
 		matches: func(t *testing.T, m, tool string) bool {
-			c, err := match.CompileClaude(m)
+			c, err := match.CompileNameList(m)
 			if err != nil {
 				t.Fatalf("Claude Code cannot read matcher %q: %v", m, err)
 			}

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/llm"
@@ -200,7 +201,9 @@ func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
 		return c.eng, nil
 	}
 	loc := h.opts.Locations(roots)
-	loc.NoClaude = noClaude
+	if noClaude {
+		loc.SkipSettings = append(loc.SkipSettings, claude.Settings)
+	}
 	e, err := engine.Load(engine.Options{
 		Locations: loc,
 		Trust:     h.trust,

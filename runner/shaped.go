@@ -6,15 +6,16 @@ import (
 	"os"
 	"strings"
 
-	"github.com/agenthooks/agenthooks/claudecode"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/hookshape"
 )
 
-// claudeResult reads a finished Claude Code hook's exit code and output
-// by Claude Code's rules (package claudecode) into res, and on
-// SessionStart takes the variables the hook exported to its env file.
-func claudeResult(res *Result, step event.Step, envFile string) {
-	ans := claudecode.Output(step, res.ExitCode, res.Stdout, res.Stderr)
+// shapedResult reads a finished hook of another agent's settings file,
+// its exit code and output, by that agent's rules (its hookshape.Shape)
+// into res, and on sessionStart takes the variables the hook exported to
+// its env file.
+func shapedResult(res *Result, shape hookshape.Shape, step event.Step, envFile string) {
+	ans := shape.Output(step, res.ExitCode, res.Stdout, res.Stderr)
 	if ans.Failure != "" {
 		res.Failure, res.Detail = ExitStatus, ans.Failure
 		return
@@ -24,7 +25,7 @@ func claudeResult(res *Result, step event.Step, envFile string) {
 		r, err := event.ParseResponse(step, ans.Response)
 		switch {
 		case err != nil && !ans.Block:
-			res.Failure, res.Detail = InvalidOutput, "Claude Code hook answer: "+err.Error()
+			res.Failure, res.Detail = InvalidOutput, shape.Title()+" hook answer: "+err.Error()
 			return
 		case err == nil:
 			res.Response = r
@@ -51,7 +52,7 @@ func claudeResult(res *Result, step event.Step, envFile string) {
 }
 
 // readEnvFile reads the `export K=V` (or `K=V`) lines a hook appended to
-// $CLAUDE_ENV_FILE. Values may be single- or double-quoted; anything
+// the file its agent's env file variable named (Shape.EnvFileVar). Values may be single- or double-quoted; anything
 // else on a line (commands, functions) has no meaning outside a shell
 // and is skipped.
 func readEnvFile(path string) map[string]string {

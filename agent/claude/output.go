@@ -1,4 +1,4 @@
-package claudecode
+package claude
 
 import (
 	"bytes"
@@ -7,21 +7,11 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/hookshape"
 )
 
 // Answer is a Claude Code hook's output read as a Cursor hook's.
-type Answer struct {
-	// Response is a response in Cursor's shape for the step, or nil for
-	// no opinion.
-	Response []byte
-	// Block: the hook exited 2 on a step where that blocks (preToolUse,
-	// beforeSubmitPrompt); the engine's exit-2 rule then applies, with
-	// Response's messages or else stderr.
-	Block bool
-	// Failure is set when the hook failed by Claude Code's rules (an exit
-	// code other than 0 and 2 without a JSON answer): why, in words.
-	Failure string
-}
+type Answer = hookshape.Answer
 
 // Output reads a Claude Code hook's exit code and output by Claude Code's
 // rules (Claude Code's hooks reference, exit codes and JSON output; Cursor's

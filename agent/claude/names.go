@@ -1,15 +1,17 @@
-// Package claudecode runs Claude Code's own hooks the way Cursor runs its
-// "third-party hooks": the hooks of .claude/settings(.local).json and
-// ~/.claude/settings.json are Cursor hooks of the mapped steps, matched by
-// Claude Code's matcher rule against Claude Code's tool names, fed the
-// payload shape they were written for, and their answers (exit 2 with
-// stderr, decision "block", hookSpecificOutput.permissionDecision, …)
-// read back as Cursor responses.
+// Package claude is Claude Code: its hook payloads and answers, its
+// native export, its install wiring, and the adapter that runs its own
+// hooks the way Cursor runs its "third-party hooks": the hooks of
+// .claude/settings(.local).json and ~/.claude/settings.json are Cursor
+// hooks of the mapped steps, matched by Claude Code's matcher rule
+// against Claude Code's tool names, fed the payload shape they were
+// written for, and their answers (exit 2 with stderr, decision "block",
+// hookSpecificOutput.permissionDecision, …) read back as Cursor
+// responses.
 //
-// The package holds the name tables and the two translations; config
-// reads the settings files, the engine matches, and runner wraps the
-// command and prompt runners with Input and Output.
-package claudecode
+// The event and tool tables are written once, here; config reads the
+// settings files with them (Settings), and the engine and runner run
+// their hooks through Shape.
+package claude
 
 import (
 	"strings"

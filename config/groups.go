@@ -1,54 +1,66 @@
 package config
 
 import (
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/agenthooks/agenthooks/claudecode"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/hookshape"
 	"github.com/agenthooks/agenthooks/internal/shellquote"
 	"github.com/agenthooks/agenthooks/match"
 )
 
-// Claude Code settings files (docs/architecture.md, the sources: ranks 5–7).
-
-// ClaudeLocalFile, ClaudeProjectFile and ClaudeUserFile are Claude Code's
-// settings files that hold hooks.
-func ClaudeLocalFile(root string) string {
-	return filepath.Join(root, ".claude", "settings.local.json")
+// Groups is the "matcher groups" format of another agent's settings
+// files: {"hooks": {"Event": [{"matcher": …, "hooks": [{"type":
+// "command", …}]}]}}. The agent's package fills it in; this file reads
+// it, with the agent's tables.
+type Groups struct {
+	// Title is the agent's name in messages.
+	Title string
+	// Shape runs the hooks read: it becomes each Hook's Shape.
+	Shape hookshape.Shape
+	// Step maps one of the agent's events to the Cursor step its hooks
+	// run as.
+	Step func(event string) (event.Step, bool)
+	// Events lists the events that run, for messages.
+	Events []string
+	// KnownEvents lists events that exist but have no Cursor step, so
+	// their hooks never run here; a warning names them.
+	KnownEvents []string
+	// HandlerKeys are the keys of a handler that mean something here;
+	// IgnoredKeys are understood but have no effect (with why, or "" to
+	// ignore one silently).
+	HandlerKeys []string
+	IgnoredKeys map[string]string
+	// Prepare compiles a group's matcher by the agent's rule; the
+	// matchers are shared, as match.Prepare's are.
+	Prepare func(pattern string) (*match.Matcher, error)
+	// NoMatcher lists the steps whose events ignore the matcher, as the
+	// agent does.
+	NoMatcher []event.Step
 }
-func ClaudeProjectFile(root string) string { return filepath.Join(root, ".claude", "settings.json") }
-func ClaudeUserFile(home string) string    { return filepath.Join(home, ".claude", "settings.json") }
 
-// claudeHandlerKeys are the keys of a Claude Code hook handler that mean
-// something here; claudeIgnoredKeys are understood but have no effect.
-var (
-	claudeHandlerKeys = []string{"type", "command", "prompt", "model", "timeout", "args"}
-	claudeIgnoredKeys = map[string]string{
-		"statusMessage":   "",
-		"once":            "",
-		"continueOnBlock": "",
-		"async":           "the hook runs to completion before the action, so its answer counts",
-		"asyncRewake":     "the hook runs to completion before the action",
-		"if":              "the hook runs for every call its matcher accepts; check the arguments in the hook",
-		"shell":           "commands run through sh -c (PowerShell on Windows)",
+// envFileVar is the env file variable of the format's shape.
+func (g *Groups) envFileVar() string {
+	if g == nil || g.Shape == nil {
+		return ""
 	}
-)
+	return g.Shape.EnvFileVar()
+}
 
-// ParseClaudeFile reads the hooks of a Claude Code settings file. Its
-// other settings (permissions, env, model, …) are none of agenthooks'
-// business and are not looked at. Each handler becomes a Hook of the
-// Cursor step its event maps to, with Claude Code's matcher rule, Claude
-// set, and no loop limit (Cursor's default for Claude Code hooks).
+// Parse reads the hooks of one of the agent's settings files. Its other
+// settings (permissions, env, model, …) are none of agenthooks' business
+// and are not looked at. Each handler becomes a Hook of the Cursor step
+// its event maps to, with the agent's matcher rule, the format's Shape,
+// and no loop limit (Cursor's default for such hooks).
 //
-// Handlers that call agenthooks itself (what `agenthooks install --agent
-// claude` writes) are left out: they are the bridge from Claude Code to
-// these very hooks, and running them here would recurse.
-func ParseClaudeFile(path string, data []byte, src Source, dir, root string) *File {
-	f, r, doc := startFile(path, data, src, dir, root, "a Claude Code settings file", `write {"hooks": { … }}`)
+// Handlers that call agenthooks itself (what `agenthooks install`
+// writes) are left out: they are the bridge from the agent to these very
+// hooks, and running them here would recurse.
+func (g *Groups) Parse(path string, data []byte, src Source, dir, root string) *File {
+	f, r, doc := startFile(path, data, src, dir, root, "a "+g.Title+" settings file", `write {"hooks": { … }}`)
 	defer func() { f.Problems = r.sorted() }()
 	if doc == nil {
 		return f
@@ -61,12 +73,12 @@ func ParseClaudeFile(path string, data []byte, src Source, dir, root string) *Fi
 		return f
 	}
 	if hooks.value.kind != jsonObject {
-		r.errAt(hooks.value.off, "/hooks", "must be an object mapping Claude Code events to matcher groups, got "+hooks.value.kind.String(),
+		r.errAt(hooks.value.off, "/hooks", "must be an object mapping "+g.Title+" events to matcher groups, got "+hooks.value.kind.String(),
 			`write "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "…"}]}]}`)
 		return f
 	}
 	for _, m := range hooks.value.members {
-		f.Hooks = append(f.Hooks, parseClaudeEvent(m, r)...)
+		f.Hooks = append(f.Hooks, g.parseEvent(m, r)...)
 	}
 	for _, h := range f.Hooks {
 		h.Source, h.File, h.Dir, h.Root = src, path, dir, root
@@ -74,16 +86,16 @@ func ParseClaudeFile(path string, data []byte, src Source, dir, root string) *Fi
 	return f
 }
 
-// parseClaudeEvent reads one "Event": [groups…] member.
-func parseClaudeEvent(m jsonMember, r *reporter) []*Hook {
+// parseEvent reads one "Event": [groups…] member.
+func (g *Groups) parseEvent(m jsonMember, r *reporter) []*Hook {
 	ptr := pointerJoin("/hooks", m.key)
-	step, ok := claudecode.Step(m.key)
+	step, ok := g.Step(m.key)
 	if !ok {
-		msg := "Claude Code event " + strconv.Quote(shorten(m.key)) + " has no Cursor counterpart; its hooks do not run under agenthooks"
-		fix := "run them from Claude Code itself; agenthooks runs " + strings.Join(sortedEvents(), ", ")
-		if !slices.Contains(claudecode.KnownEvents, m.key) {
-			msg = "unknown Claude Code event " + strconv.Quote(shorten(m.key)) + "; its hooks are skipped"
-			if s, ok := closest(m.key, append(sortedEvents(), claudecode.KnownEvents...)); ok {
+		msg := g.Title + " event " + strconv.Quote(shorten(m.key)) + " has no Cursor counterpart; its hooks do not run under agenthooks"
+		fix := "run them from " + g.Title + " itself; agenthooks runs " + strings.Join(g.sortedEvents(), ", ")
+		if !slices.Contains(g.KnownEvents, m.key) {
+			msg = "unknown " + g.Title + " event " + strconv.Quote(shorten(m.key)) + "; its hooks are skipped"
+			if s, ok := closest(m.key, append(g.sortedEvents(), g.KnownEvents...)); ok {
 				fix = "did you mean " + s + "?"
 			}
 		}
@@ -97,20 +109,20 @@ func parseClaudeEvent(m jsonMember, r *reporter) []*Hook {
 	}
 	var hooks []*Hook
 	index := 0
-	for gi, g := range m.value.elems {
+	for gi, grp := range m.value.elems {
 		gptr := pointerIndex(ptr, gi)
-		if g.kind != jsonObject {
-			r.errAt(g.off, gptr, "each matcher group must be an object, got "+g.kind.String(),
+		if grp.kind != jsonObject {
+			r.errAt(grp.off, gptr, "each matcher group must be an object, got "+grp.kind.String(),
 				`write {"matcher": "…", "hooks": [{"type": "command", "command": "…"}]}`)
 			continue
 		}
-		matcher, pattern, ok := claudeMatcher(g, step, gptr, r)
+		matcher, pattern, ok := g.matcher(grp, step, gptr, r)
 		if !ok {
 			continue
 		}
-		list, ok := g.get("hooks")
+		list, ok := grp.get("hooks")
 		if !ok || list.value.kind != jsonArray {
-			at := g.off
+			at := grp.off
 			if ok {
 				at = list.value.off
 			}
@@ -119,7 +131,7 @@ func parseClaudeEvent(m jsonMember, r *reporter) []*Hook {
 			continue
 		}
 		for hi, hn := range list.value.elems {
-			h := parseClaudeHandler(hn, step, pointerIndex(pointerJoin(gptr, "hooks"), hi), r)
+			h := g.parseHandler(hn, step, pointerIndex(pointerJoin(gptr, "hooks"), hi), r)
 			if h == nil {
 				continue
 			}
@@ -131,10 +143,10 @@ func parseClaudeEvent(m jsonMember, r *reporter) []*Hook {
 	return hooks
 }
 
-// claudeMatcher compiles a group's matcher by Claude Code's rule. Events
-// without matcher support ignore it, as Claude Code does.
-func claudeMatcher(g *jsonNode, step event.Step, ptr string, r *reporter) (*match.Matcher, string, bool) {
-	m, ok := g.get("matcher")
+// matcher compiles a group's matcher by the agent's rule. Events without
+// matcher support ignore it, as the agent does.
+func (g *Groups) matcher(grp *jsonNode, step event.Step, ptr string, r *reporter) (*match.Matcher, string, bool) {
+	m, ok := grp.get("matcher")
 	if !ok || m.value.kind == jsonNull {
 		return nil, "", true
 	}
@@ -142,11 +154,10 @@ func claudeMatcher(g *jsonNode, step event.Step, ptr string, r *reporter) (*matc
 		r.errAt(m.value.off, pointerJoin(ptr, "matcher"), "must be a string, got "+m.value.describe(), `write e.g. "matcher": "Bash"`)
 		return nil, "", false
 	}
-	switch step {
-	case event.Stop, event.BeforeSubmitPrompt:
+	if slices.Contains(g.NoMatcher, step) {
 		return nil, "", true
 	}
-	c, err := match.PrepareClaude(m.value.str)
+	c, err := g.Prepare(m.value.str)
 	if err != nil {
 		r.errAt(m.value.off, pointerJoin(ptr, "matcher"), "is not a valid matcher: "+err.Error(),
 			`write tool names separated by | (e.g. "Edit|Write") or a regular expression`)
@@ -155,13 +166,13 @@ func claudeMatcher(g *jsonNode, step event.Step, ptr string, r *reporter) (*matc
 	return c, m.value.str, true
 }
 
-// parseClaudeHandler reads one handler; nil when it cannot run here.
-func parseClaudeHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *Hook {
+// parseHandler reads one handler; nil when it cannot run here.
+func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *Hook {
 	if n.kind != jsonObject {
 		r.errAt(n.off, ptr, "each hook handler must be an object, got "+n.kind.String(), `write {"type": "command", "command": "…"}`)
 		return nil
 	}
-	h := &Hook{Step: step, Type: TypeCommand, LoopLimit: LoopLimit{Unlimited: true}, Claude: true}
+	h := &Hook{Step: step, Type: TypeCommand, LoopLimit: LoopLimit{Unlimited: true}, Shape: g.Shape}
 	var args []string
 	for _, m := range n.members {
 		mptr := pointerJoin(ptr, m.key)
@@ -176,8 +187,8 @@ func parseClaudeHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *
 			case TypeCommand, TypePrompt:
 				h.Type = v.str
 			default:
-				r.warnAt(v.off, mptr, "Claude Code "+v.describe()+" hooks do not run under agenthooks; this one is skipped",
-					`only "command" and "prompt" hooks run; keep it for Claude Code alone, or rewrite it as a command`)
+				r.warnAt(v.off, mptr, g.Title+" "+v.describe()+" hooks do not run under agenthooks; this one is skipped",
+					`only "command" and "prompt" hooks run; keep it for `+g.Title+` alone, or rewrite it as a command`)
 				return nil
 			}
 		case "command", "prompt", "model":
@@ -212,14 +223,14 @@ func parseClaudeHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *
 				args = append(args, e.str)
 			}
 		default:
-			if why, ok := claudeIgnoredKeys[m.key]; ok {
+			if why, ok := g.IgnoredKeys[m.key]; ok {
 				if why != "" {
 					r.warnAt(m.keyOff, mptr, strconv.Quote(m.key)+" has no effect under agenthooks", why)
 				}
 				continue
 			}
 			fix := "remove it if it is a typo; it is not used"
-			if s, ok := closest(m.key, claudeHandlerKeys); ok {
+			if s, ok := closest(m.key, g.HandlerKeys); ok {
 				fix = "did you mean " + strconv.Quote(s) + "?"
 			}
 			r.warnAt(m.keyOff, mptr, "unknown key "+strconv.Quote(shorten(m.key))+"; ignored", fix)
@@ -244,7 +255,7 @@ func parseClaudeHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *
 			r.errAt(n.off, ptr, `a prompt hook needs a non-empty "prompt"`, `add "prompt": "…"`)
 			return nil
 		}
-		// $ARGUMENTS is where Claude Code puts the input; agenthooks
+		// $ARGUMENTS is where the agent puts the input; agenthooks
 		// appends the input to every prompt, so the marker is dropped.
 		h.Prompt = strings.TrimSpace(strings.ReplaceAll(h.Prompt, "$ARGUMENTS", ""))
 		h.Command = ""
@@ -258,8 +269,8 @@ func isAgenthooksBridge(command string) bool {
 	return strings.Contains(command, "agenthooks") && strings.Contains(command, " run --from ")
 }
 
-func sortedEvents() []string {
-	ev := claudecode.Events()
+func (g *Groups) sortedEvents() []string {
+	ev := slices.Clone(g.Events)
 	slices.Sort(ev)
 	return ev
 }

@@ -2,14 +2,14 @@ package match
 
 import "strings"
 
-// CompileClaude compiles a matcher from a Claude Code settings file, by
+// CompileNameList compiles a matcher from a Claude Code settings file, by
 // Claude Code's rule: "", "*" (or only spaces around them) match all; a
 // string made only of letters, digits, _, -, space, comma and | is a list
 // of exact tool names separated by | or comma; anything else is a regular
 // expression as in Compile. So "Edit|Write" matches Edit and Write but not
 // NotebookEdit, while "Edit.*" matches NotebookEdit too. A list with no
 // names in it ("|") matches nothing.
-func CompileClaude(pattern string) (*Matcher, error) {
+func CompileNameList(pattern string) (*Matcher, error) {
 	if t := strings.TrimSpace(pattern); t == "" || t == "*" {
 		return nil, nil
 	}
