@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/agenthooks/agenthooks/dialect"
+	codexagent "github.com/agenthooks/agenthooks/agent/codex"
 	"github.com/agenthooks/agenthooks/internal/install"
 )
 
@@ -54,7 +54,7 @@ func TestCodexEvents(t *testing.T) {
 		r[0] = unicode.ToUpper(r[0])
 		ev := string(r)
 		codexHas = append(codexHas, ev)
-		req, err := dialect.Codex.Parse([]byte(`{"hook_event_name":"`+ev+`","session_id":"s","cwd":"/","prompt":"p",`+
+		req, err := codexagent.Dialect.Parse([]byte(`{"hook_event_name":"`+ev+`","session_id":"s","cwd":"/","prompt":"p",`+
 			`"tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"","source":"startup","trigger":"auto",`+
 			`"reason":"exit","stop_hook_active":false,"transcript_path":null,"model":"m","turn_id":"t"}`), "")
 		if err != nil {

@@ -8,8 +8,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent"
+	claudeagent "github.com/agenthooks/agenthooks/agent/claude"
+	codexagent "github.com/agenthooks/agenthooks/agent/codex"
+	copilotagent "github.com/agenthooks/agenthooks/agent/copilot"
+	geminiagent "github.com/agenthooks/agenthooks/agent/gemini"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/match"
 )
@@ -23,7 +27,7 @@ import (
 // agentSide is how one agent matches, which tools it has, and what it
 // sends its hooks.
 type agentSide struct {
-	dialect *dialect.Dialect
+	dialect *agent.Dialect
 	tools   []string
 	matches func(t *testing.T, matcher, tool string) bool
 	payload func(ev, tool string, step event.Step) []byte
@@ -31,7 +35,7 @@ type agentSide struct {
 
 var sides = map[string]agentSide{
 	"claude": {
-		dialect: dialect.Claude,
+		dialect: claudeagent.Dialect,
 		tools: []string{"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob", "Task", "Agent",
 			"WebFetch", "WebSearch", "TodoWrite", "LS", "mcp__srv__search", "mcp__srv__other"},
 		matches: func(t *testing.T, m, tool string) bool {
@@ -44,13 +48,13 @@ var sides = map[string]agentSide{
 		payload: snakePayload,
 	},
 	"codex": {
-		dialect: dialect.Codex,
+		dialect: codexagent.Dialect,
 		tools:   []string{"Bash", "apply_patch", "mcp__srv__search", "mcp__srv__other", "SomeTool"},
 		matches: codexMatches,
 		payload: snakePayload,
 	},
 	"gemini": {
-		dialect: dialect.Gemini,
+		dialect: geminiagent.Dialect,
 		tools: []string{"run_shell_command", "read_file", "read_many_files", "write_file", "replace", "edit", "glob", "grep",
 			"search_file_content", "list_directory", "web_fetch", "google_web_search", "save_memory", "mcp_srv_search", "mcp_srv_other"},
 		matches: func(t *testing.T, m, tool string) bool {
@@ -66,7 +70,7 @@ var sides = map[string]agentSide{
 		payload: snakePayload,
 	},
 	"copilot": {
-		dialect: dialect.Copilot,
+		dialect: copilotagent.Dialect,
 		tools:   []string{"bash", "powershell", "view", "create", "edit", "glob", "grep", "task", "web_fetch", "ask_user"},
 		matches: func(t *testing.T, m, tool string) bool {
 			if m == "" {
@@ -261,7 +265,7 @@ func toolEvent(ev string) bool {
 	return false
 }
 
-func steps(calls []dialect.Call) []event.Step {
+func steps(calls []agent.Call) []event.Step {
 	var out []event.Step
 	for _, c := range calls {
 		out = append(out, c.Step)
@@ -273,7 +277,7 @@ func steps(calls []dialect.Call) []event.Step {
 // Cursor would run h for it: its matcher tested as Cursor tests it. For
 // the steps whose matcher export drops (the command line, the subagent
 // type) the matcher is left out, as the warning says.
-func cursorWouldRun(t *testing.T, h *config.Hook, calls []dialect.Call) (step, runs bool, value string) {
+func cursorWouldRun(t *testing.T, h *config.Hook, calls []agent.Call) (step, runs bool, value string) {
 	for _, c := range calls {
 		if c.Step != h.Step {
 			continue

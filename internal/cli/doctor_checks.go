@@ -190,7 +190,7 @@ func commitNote(b buildInfo) string {
 // workspaceTrust checks that agenthooks runs the workspace's project
 // hooks.
 func (d *doctor) workspaceTrust() {
-	eng, closeEngine, err := openEngine(d.ctx, []string{d.root}, false)
+	eng, closeEngine, err := openEngine(d.ctx, []string{d.root}, nil)
 	if err != nil {
 		d.add(doctorCheck{Check: "workspace-trust", Detail: "cannot load the hooks: " + err.Error(),
 			Fix: "agenthooks validate, and fix what it reports"})

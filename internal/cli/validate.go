@@ -81,7 +81,7 @@ func (o *validateOptions) run() error {
 		if err != nil {
 			return err
 		}
-		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, false)
+		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, nil)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/agenthooks/agenthooks/dialect"
+	agentcore "github.com/agenthooks/agenthooks/agent"
 )
 
 // Codex's gates, as Codex 0.169 keeps them in $CODEX_HOME/config.toml:
@@ -228,7 +228,7 @@ func codexHooks(hooksPath string, data []byte) ([]codexHook, error) {
 					continue
 				}
 				cmd, _ := h["command"].(string)
-				ev := dialect.SnakeCase(event)
+				ev := agentcore.SnakeCase(event)
 				timeout := codexTimeout(ev, h["timeout"])
 				out = append(out, codexHook{
 					event: event,

@@ -1,0 +1,23 @@
+package agent
+
+import "github.com/agenthooks/agenthooks/config"
+
+// Agent gathers one agent's parts, each written once in the agent's own
+// package (agent/<name>): the registry (package agent/agents) lists one
+// Agent per agent, and the host, the command line, export and install
+// look agents up there.
+type Agent struct {
+	// Dialect reads the agent's hook payloads and renders its answers
+	// (`agenthooks run --from NAME`).
+	Dialect *Dialect
+	// Settings are the agent's own settings files, run as hooks sources
+	// after Cursor's (config.DefineSettings); nil when agenthooks does not
+	// run them.
+	Settings *config.Settings
+}
+
+// Name is the agent's name on the command line (--from, --to, --agent).
+func (a *Agent) Name() string { return a.Dialect.Name }
+
+// Title is the agent's name in messages.
+func (a *Agent) Title() string { return a.Dialect.Title }

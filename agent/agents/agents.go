@@ -1,0 +1,44 @@
+// Package agents is the registry of agents: one line per agent, each an
+// agent.Agent its own package (agent/<name>) defines. The host, the
+// command line, export and install look agents up here and nowhere else,
+// so adding an agent is its folder and its line below.
+package agents
+
+import (
+	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/agent/claude"
+	"github.com/agenthooks/agenthooks/agent/codex"
+	"github.com/agenthooks/agenthooks/agent/contract"
+	"github.com/agenthooks/agenthooks/agent/copilot"
+	"github.com/agenthooks/agenthooks/agent/gemini"
+	"github.com/agenthooks/agenthooks/agent/opencode"
+)
+
+// All are the agents, in the order the command line lists them.
+var All = []*agent.Agent{
+	claude.Agent,
+	gemini.Agent,
+	codex.Agent,
+	copilot.Agent,
+	opencode.Agent,
+	contract.Agent,
+}
+
+// Lookup returns the agent named by a --from value.
+func Lookup(name string) (*agent.Agent, bool) {
+	for _, a := range All {
+		if a.Name() == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists the agents' names, in All's order.
+func Names() []string {
+	out := make([]string, len(All))
+	for i, a := range All {
+		out[i] = a.Name()
+	}
+	return out
+}

@@ -1,0 +1,68 @@
+package agents
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestLookup(t *testing.T) {
+	want := []string{"claude", "gemini", "codex", "copilot", "opencode", "contract"}
+	if got := Names(); !slices.Equal(got, want) {
+		t.Errorf("Names = %v, want %v", got, want)
+	}
+	for _, n := range want {
+		a, ok := Lookup(n)
+		if !ok || a.Name() != n || a.Title() == "" || a.Dialect.Name != n {
+			t.Errorf("Lookup(%q) = %+v, %v", n, a, ok)
+		}
+	}
+	if _, ok := Lookup("cursor"); ok {
+		t.Error("Lookup(cursor) found a dialect")
+	}
+}
+
+// notAgents are the folders under agent/ that hold no agent.
+var notAgents = []string{"agents", "agenttest"}
+
+// TestEveryAgentIsRegistered: each folder under agent/ is one agent,
+// named as its folder, and has its line in All; a forgotten line fails
+// here. Names are unique, so a lookup is never ambiguous.
+func TestEveryAgentIsRegistered(t *testing.T) {
+	entries, err := os.ReadDir("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := Names()
+	var folders []string
+	for _, e := range entries {
+		if !e.IsDir() || slices.Contains(notAgents, e.Name()) {
+			continue
+		}
+		if m, _ := filepath.Glob(filepath.Join("..", e.Name(), "*.go")); len(m) == 0 {
+			continue
+		}
+		folders = append(folders, e.Name())
+		if !slices.Contains(names, e.Name()) {
+			t.Errorf("agent/%s is not in the registry: add its Agent to agents.All", e.Name())
+		}
+	}
+	if len(folders) < 6 {
+		t.Fatalf("found only %v under agent/", folders)
+	}
+	seen := map[string]bool{}
+	for _, a := range All {
+		switch {
+		case a == nil || a.Dialect == nil:
+			t.Errorf("an entry of All has no dialect: %+v", a)
+		case seen[a.Name()]:
+			t.Errorf("two agents are named %q", a.Name())
+		case !slices.Contains(folders, a.Name()):
+			t.Errorf("agent %q has no folder agent/%s", a.Name(), a.Name())
+		}
+		if a != nil && a.Dialect != nil {
+			seen[a.Name()] = true
+		}
+	}
+}
