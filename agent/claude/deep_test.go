@@ -32,7 +32,7 @@ func TestInputDeep(t *testing.T) {
 			t.Errorf("%d: tool_name %s, session_id %s, tool_input kept: %v", n, fields["tool_name"], fields["session_id"], string(fields["tool_input"]) == input)
 		}
 		targets, ok := Targets(event.PreToolUse, map[string]json.RawMessage{"tool_name": json.RawMessage(`"Write"`), "tool_input": json.RawMessage(input)})
-		if !ok || !slices.Equal(targets, []string{"Edit", "Write", "MultiEdit"}) {
+		if !ok || !slices.Equal(targets, []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}) {
 			t.Errorf("%d: Targets = %v", n, targets)
 		}
 

@@ -51,28 +51,12 @@ var Dialect = &agent.Dialect{
 	AnswerFn:   answerClaude,
 }
 
-// claudeTools maps Claude's tool names to Cursor's (Cursor's hooks
-// documentation and its third-party-hooks page: Bash→Shell, Edit→Write, …;
-// docs/dialects.md, Events). Unlisted tools keep their name.
-var claudeTools = map[string]agent.ToolSpec{
-	"Bash":         {Name: agent.ToolShell, Role: agent.RoleShell},
-	"Read":         {Name: agent.ToolRead, Role: agent.RoleRead},
-	"Write":        {Name: agent.ToolWrite, Role: agent.RoleWrite},
-	"Edit":         {Name: agent.ToolWrite, Role: agent.RoleEdit},
-	"MultiEdit":    {Name: agent.ToolWrite, Role: agent.RoleEdit},
-	"NotebookEdit": {Name: agent.ToolWrite, Role: agent.RoleEdit},
-	"Grep":         {Name: agent.ToolGrep, Role: agent.RoleOther},
-	"Glob":         {Name: agent.ToolGlob, Role: agent.RoleOther},
-	"Task":         {Name: agent.ToolTask, Role: agent.RoleTask},
-	"Agent":        {Name: agent.ToolTask, Role: agent.RoleTask},
-}
-
-// claudeEvents are the Claude events with a Cursor counterpart.
-var claudeEvents = map[string]agent.Kind{
-	"PreToolUse": agent.Tool, "PostToolUse": agent.PostTool, "PostToolUseFailure": agent.ToolFailure,
-	"UserPromptSubmit": agent.Prompt, "Stop": agent.Stop, "SubagentStop": agent.SubagentStop,
-	"SessionStart": agent.SessionStart, "SessionEnd": agent.SessionEnd, "PreCompact": agent.Compact,
-}
+// claudeTools and claudeEvents are the tables (tables.go) as the dialect
+// reads them.
+var (
+	claudeTools  = toolSpecs()
+	claudeEvents = eventKinds()
+)
 
 // claudeShape is Claude Code's payload shape, which Codex and Gemini CLI
 // share: hook_event_name, session_id, transcript_path, cwd and the event's

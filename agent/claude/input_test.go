@@ -88,7 +88,7 @@ func TestTargets(t *testing.T) {
 		ok   bool
 	}{
 		{event.PreToolUse, `{"tool_name":"Shell"}`, []string{"Bash", "Shell"}, true},
-		{event.PreToolUse, `{"tool_name":"Write","tool_input":{"old_string":"a"}}`, []string{"Edit", "Write", "MultiEdit"}, true},
+		{event.PreToolUse, `{"tool_name":"Write","tool_input":{"old_string":"a"}}`, []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}, true},
 		{event.PostToolUse, `{"tool_name":"Read"}`, []string{"Read"}, true},
 		{event.PreToolUse, `{"tool_name":"Task"}`, []string{"Task", "Agent"}, true},
 		{event.PreToolUse, `{"tool_name":"MCP:search","server":"gh"}`, []string{"mcp__gh__search", "MCP:search"}, true},

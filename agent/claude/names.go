@@ -14,49 +14,29 @@
 package claude
 
 import (
+	"slices"
 	"strings"
 
+	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/event"
 )
 
-// steps maps the Claude Code events Cursor runs to Cursor's steps.
-// PostToolUseFailure is not in Cursor's table but has an exact
-// counterpart, so it is mapped too.
-var steps = map[string]event.Step{
-	"PreToolUse":         event.PreToolUse,
-	"PostToolUse":        event.PostToolUse,
-	"PostToolUseFailure": event.PostToolUseFailure,
-	"UserPromptSubmit":   event.BeforeSubmitPrompt,
-	"Stop":               event.Stop,
-	"SubagentStop":       event.SubagentStop,
-	"SessionStart":       event.SessionStart,
-	"SessionEnd":         event.SessionEnd,
-	"PreCompact":         event.PreCompact,
-}
-
-// KnownEvents lists Claude Code events that exist but have no Cursor
-// step, so their hooks never run here; validate names them.
-var KnownEvents = []string{
-	"Notification", "PermissionRequest", "PermissionDenied", "Setup",
-	"UserPromptExpansion", "PostToolBatch", "SubagentStart", "TaskCreated",
-	"TaskCompleted", "TeammateIdle", "ConfigChange", "InstructionsLoaded",
-	"MessageDisplay", "StopFailure", "CwdChanged", "DirectoryAdded",
-	"FileChanged", "PostCompact", "WorktreeCreate", "WorktreeRemove",
-	"Elicitation", "ElicitationResult",
-}
-
 // Step returns the Cursor step a Claude Code event runs as.
 func Step(claudeEvent string) (event.Step, bool) {
-	s, ok := steps[claudeEvent]
-	return s, ok
+	for _, e := range events {
+		if e.Name == claudeEvent {
+			return e.Step, true
+		}
+	}
+	return "", false
 }
 
 // Event returns the Claude Code event name of a Cursor step, "" when the
 // step has none.
 func Event(step event.Step) string {
-	for e, s := range steps {
-		if s == step {
-			return e
+	for _, e := range events {
+		if e.Step == step {
+			return e.Name
 		}
 	}
 	return ""
@@ -64,22 +44,21 @@ func Event(step event.Step) string {
 
 // Events lists the Claude Code events that run, for messages.
 func Events() []string {
-	out := make([]string, 0, len(steps))
-	for e := range steps {
-		out = append(out, e)
+	out := make([]string, 0, len(events))
+	for _, e := range events {
+		out = append(out, e.Name)
 	}
 	return out
 }
 
-// ToolName is Claude Code's name for a Cursor tool: Shell is Bash, a
-// Write that replaces a string is Edit, an MCP tool of a known server is
-// mcp__<server>__<tool>. Names Claude Code shares with Cursor (Read,
-// Grep, Task, WebFetch, …) are kept.
+// ToolName is Claude Code's name for a Cursor tool: the first of the
+// tools table's for it (Shell is Bash), except that a Write that replaces
+// a string is Edit, one with edits MultiEdit, and an MCP tool of a known
+// server is mcp__<server>__<tool>. Names Claude Code shares with Cursor
+// (Read, Grep, Task, WebFetch, …) are kept.
 func ToolName(cursorTool string, input map[string]any, server string) string {
 	switch {
-	case cursorTool == "Shell":
-		return "Bash"
-	case cursorTool == "Write":
+	case cursorTool == agent.ToolWrite:
 		if _, ok := input["old_string"]; ok {
 			return "Edit"
 		}
@@ -90,32 +69,24 @@ func ToolName(cursorTool string, input map[string]any, server string) string {
 	case strings.HasPrefix(cursorTool, "MCP:") && server != "":
 		return "mcp__" + server + "__" + strings.TrimPrefix(cursorTool, "MCP:")
 	}
+	if names := namesOf(cursorTool); len(names) > 0 {
+		return names[0]
+	}
 	return cursorTool
 }
 
 // MatchNames are the names a Claude Code matcher is tested against for a
-// Cursor tool: Claude Code's names first, then Cursor's own (Cursor's
-// documentation writes "matcher": "Shell" in a Claude settings file). A
-// Cursor Write may be any of Claude Code's file-changing tools, since
-// Cursor folds Edit into Write.
+// Cursor tool: the name Claude Code gives this call first, then Claude
+// Code's other names for the same Cursor tool (a Cursor Write may be any
+// of Claude Code's file-changing tools, since Cursor folds Edit into
+// Write), then Cursor's own (Cursor's documentation writes "matcher":
+// "Shell" in a Claude settings file).
 func MatchNames(cursorTool string, input map[string]any, server string) []string {
-	switch {
-	case cursorTool == "Shell":
-		return []string{"Bash", "Shell"}
-	case cursorTool == "Write":
-		first := ToolName(cursorTool, input, server)
-		names := []string{first}
-		for _, n := range []string{"Write", "Edit", "MultiEdit"} {
-			if n != first {
-				names = append(names, n)
-			}
+	names := []string{ToolName(cursorTool, input, server)}
+	for _, n := range append(namesOf(cursorTool), cursorTool) {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
 		}
-		return names
-	case cursorTool == "Task":
-		return []string{"Task", "Agent"}
 	}
-	if n := ToolName(cursorTool, input, server); n != cursorTool {
-		return []string{n, cursorTool}
-	}
-	return []string{cursorTool}
+	return names
 }

@@ -1,0 +1,101 @@
+package claude
+
+import (
+	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/event"
+)
+
+// Claude Code's events and tools, written once: the dialect (`run --from
+// claude`), the hooks of its own settings files (Settings, Shape) and
+// their messages all read these tables (Claude Code's hooks reference;
+// Cursor's page on its third-party hooks; docs/dialects.md).
+
+// eventRow is one Claude Code event with a Cursor counterpart.
+type eventRow struct {
+	// Name is Claude Code's event; Step the Cursor step its settings
+	// hooks run as; Kind what the dialect answers to it.
+	Name string
+	Step event.Step
+	Kind agent.Kind
+}
+
+// Events are the Claude Code events with a Cursor counterpart, in the
+// order of a session. PostToolUseFailure is not in Cursor's own table
+// but has an exact counterpart, so it is mapped too.
+var events = []eventRow{
+	{"SessionStart", event.SessionStart, agent.SessionStart},
+	{"UserPromptSubmit", event.BeforeSubmitPrompt, agent.Prompt},
+	{"PreToolUse", event.PreToolUse, agent.Tool},
+	{"PostToolUse", event.PostToolUse, agent.PostTool},
+	{"PostToolUseFailure", event.PostToolUseFailure, agent.ToolFailure},
+	{"Stop", event.Stop, agent.Stop},
+	{"SubagentStop", event.SubagentStop, agent.SubagentStop},
+	{"PreCompact", event.PreCompact, agent.Compact},
+	{"SessionEnd", event.SessionEnd, agent.SessionEnd},
+}
+
+// KnownEvents lists Claude Code events that exist but have no Cursor
+// step, so their hooks never run here; validate names them.
+var KnownEvents = []string{
+	"Notification", "PermissionRequest", "PermissionDenied", "Setup",
+	"UserPromptExpansion", "PostToolBatch", "SubagentStart", "TaskCreated",
+	"TaskCompleted", "TeammateIdle", "ConfigChange", "InstructionsLoaded",
+	"MessageDisplay", "StopFailure", "CwdChanged", "DirectoryAdded",
+	"FileChanged", "PostCompact", "WorktreeCreate", "WorktreeRemove",
+	"Elicitation", "ElicitationResult",
+}
+
+// toolRow is one Claude Code tool that has a Cursor name.
+type toolRow struct {
+	// Name is Claude Code's tool; Cursor the Cursor tool it is; Role how
+	// the dialect reads its input.
+	Name   string
+	Cursor string
+	Role   agent.Role
+}
+
+// tools are Claude Code's tools with a Cursor counterpart (Bash→Shell,
+// Edit→Write, …); for one Cursor tool, the first is the one Claude Code
+// names it by. Tools not listed keep their name both ways.
+var tools = []toolRow{
+	{"Bash", agent.ToolShell, agent.RoleShell},
+	{"Read", agent.ToolRead, agent.RoleRead},
+	{"Write", agent.ToolWrite, agent.RoleWrite},
+	{"Edit", agent.ToolWrite, agent.RoleEdit},
+	{"MultiEdit", agent.ToolWrite, agent.RoleEdit},
+	{"NotebookEdit", agent.ToolWrite, agent.RoleEdit},
+	{"Grep", agent.ToolGrep, agent.RoleOther},
+	{"Glob", agent.ToolGlob, agent.RoleOther},
+	{"Task", agent.ToolTask, agent.RoleTask},
+	{"Agent", agent.ToolTask, agent.RoleTask},
+}
+
+// toolSpecs is tools as the dialect reads them.
+func toolSpecs() map[string]agent.ToolSpec {
+	m := make(map[string]agent.ToolSpec, len(tools))
+	for _, t := range tools {
+		m[t.Name] = agent.ToolSpec{Name: t.Cursor, Role: t.Role}
+	}
+	return m
+}
+
+// eventKinds is events as the dialect reads them.
+func eventKinds() map[string]agent.Kind {
+	m := make(map[string]agent.Kind, len(events))
+	for _, e := range events {
+		m[e.Name] = e.Kind
+	}
+	return m
+}
+
+// namesOf are Claude Code's names for a Cursor tool, in the table's
+// order; nil for a tool not in it.
+func namesOf(cursorTool string) []string {
+	var out []string
+	for _, t := range tools {
+		if t.Cursor == cursorTool {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
