@@ -1,6 +1,9 @@
 package agent
 
-import "github.com/agenthooks/agenthooks/config"
+import (
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/export"
+)
 
 // Agent gathers one agent's parts, each written once in the agent's own
 // package (agent/<name>): the registry (package agent/agents) lists one
@@ -14,6 +17,9 @@ type Agent struct {
 	// after Cursor's (config.DefineSettings); nil when agenthooks does not
 	// run them.
 	Settings *config.Settings
+	// Export is the agent's native hook settings, for `agenthooks export
+	// --to NAME`; nil when export does not write them.
+	Export *export.Target
 }
 
 // Name is the agent's name on the command line (--from, --to, --agent).

@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"encoding/json"
@@ -15,6 +15,7 @@ import (
 	geminiagent "github.com/agenthooks/agenthooks/agent/gemini"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/export"
 	"github.com/agenthooks/agenthooks/match"
 )
 
@@ -193,13 +194,13 @@ func TestExportRoundTrip(t *testing.T) {
 		}
 		hooks = append(hooks, hs...)
 	}
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		t.Run(agent, func(t *testing.T) {
 			side := sides[agent]
 			r := mustExport(t, agent, hooks)
 			warned := map[int]bool{} // hooks whose matcher was not kept exactly
 			for _, w := range r.Warnings {
-				if w.Kind == KindMatcher {
+				if w.Kind == export.KindMatcher {
 					warned[w.Index] = true
 				}
 			}
@@ -307,12 +308,12 @@ func cursorWouldRun(t *testing.T, h *config.Hook, calls []agent.Call) (step, run
 // substringOnly reports whether a matcher that lists names matches value
 // only because one of the names is part of it.
 func substringOnly(matcher, value string) bool {
-	alts, ok := splitNames(matcher)
+	alts, ok := export.SplitNames(matcher)
 	if !ok {
 		return false
 	}
 	for _, a := range alts {
-		if a.text == value {
+		if a == value {
 			return false
 		}
 	}
@@ -322,10 +323,10 @@ func substringOnly(matcher, value string) bool {
 func TestExportRoundTripCoversEveryStep(t *testing.T) {
 	// Each step the dialects can produce for an agent is exported for it:
 	// what the runtime side serves, the native side does not silently drop.
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		side := sides[agent]
 		produced := map[event.Step]bool{}
-		for _, ev := range lookup(agent).eventOrder {
+		for _, ev := range targets.Lookup(agent).EventOrder {
 			tools := []string{""}
 			if toolEvent(ev) {
 				tools = side.tools
@@ -343,7 +344,7 @@ func TestExportRoundTripCoversEveryStep(t *testing.T) {
 			}
 		}
 		for s := range produced {
-			if _, ok := lookup(agent).steps[s]; !ok {
+			if _, ok := targets.Lookup(agent).Steps[s]; !ok {
 				t.Errorf("%s: the dialect runs %s, which export skips", agent, s)
 			}
 		}

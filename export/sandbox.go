@@ -31,18 +31,18 @@ func SandboxAgents() []string { return []string{"claude", "codex"} }
 
 // Sandbox renders p, the effective sandbox of a workspace, into agent's
 // own sandbox settings.
-func Sandbox(agent string, p sandbox.Policy) (SandboxResult, error) {
+func (ts Targets) Sandbox(agent string, p sandbox.Policy) (SandboxResult, error) {
 	switch agent {
 	case "claude":
-		return claudeSandbox(p), nil
+		return claudeSandbox(p, ts.Title(agent)), nil
 	case "codex":
-		return codexSandbox(p), nil
+		return codexSandbox(p, ts.Title(agent)), nil
 	}
-	if Title(agent) != "" {
+	if ts.Title(agent) != "" {
 		return SandboxResult{}, fmt.Errorf("%s has no sandbox settings agenthooks can write; run its commands through agenthooks exec (its $SHELL) to contain them: sandbox export is for %s",
-			Title(agent), strings.Join(SandboxAgents(), ", "))
+			ts.Title(agent), strings.Join(SandboxAgents(), ", "))
 	}
-	return SandboxResult{}, &UnknownAgentError{Agent: agent}
+	return SandboxResult{}, &UnknownAgentError{Agent: agent, Known: ts.Agents()}
 }
 
 // hostRules splits network rules into host patterns an agent can list and
@@ -66,8 +66,8 @@ func hostRules(rules []sandbox.Rule) (hosts, addrs []string) {
 // claudeSandbox is Claude Code's "sandbox" settings: its Bash tool runs in
 // the OS sandbox, writes where allowWrite says besides the working folder,
 // and connects only to allowedDomains.
-func claudeSandbox(p sandbox.Policy) SandboxResult {
-	r := SandboxResult{Agent: "claude", Title: Title("claude"), ProjectPath: ".claude/settings.json", UserPath: ".claude/settings.json"}
+func claudeSandbox(p sandbox.Policy, title string) SandboxResult {
+	r := SandboxResult{Agent: "claude", Title: title, ProjectPath: ".claude/settings.json", UserPath: ".claude/settings.json"}
 	warn := func(format string, a ...any) { r.Warnings = append(r.Warnings, fmt.Sprintf(format, a...)) }
 	sb := map[string]any{"enabled": p.Enabled()}
 	if p.Enabled() {
@@ -146,8 +146,8 @@ func claudePath(p string) string {
 
 // codexSandbox is Codex's config.toml sandbox: sandbox_mode and
 // [sandbox_workspace_write]. Codex has one network switch, not a list.
-func codexSandbox(p sandbox.Policy) SandboxResult {
-	r := SandboxResult{Agent: "codex", Title: Title("codex"), ProjectPath: ".codex/config.toml", UserPath: ".codex/config.toml"}
+func codexSandbox(p sandbox.Policy, title string) SandboxResult {
+	r := SandboxResult{Agent: "codex", Title: title, ProjectPath: ".codex/config.toml", UserPath: ".codex/config.toml"}
 	warn := func(format string, a ...any) { r.Warnings = append(r.Warnings, fmt.Sprintf(format, a...)) }
 	var b bytes.Buffer
 	switch {

@@ -12,6 +12,7 @@ import (
 	"github.com/agenthooks/agenthooks/agent/copilot"
 	"github.com/agenthooks/agenthooks/agent/gemini"
 	"github.com/agenthooks/agenthooks/agent/opencode"
+	"github.com/agenthooks/agenthooks/export"
 )
 
 // All are the agents, in the order the command line lists them.
@@ -32,6 +33,17 @@ func Lookup(name string) (*agent.Agent, bool) {
 		}
 	}
 	return nil, false
+}
+
+// Export are the agents export writes settings for, in All's order.
+func Export() export.Targets {
+	var ts export.Targets
+	for _, a := range All {
+		if a.Export != nil {
+			ts = append(ts, a.Export)
+		}
+	}
+	return ts
 }
 
 // Names lists the agents' names, in All's order.

@@ -17,21 +17,34 @@ type eventRow struct {
 	Name string
 	Step event.Step
 	Kind agent.Kind
+	// Prompt: Claude Code runs prompt hooks at the event.
+	Prompt bool
 }
 
 // Events are the Claude Code events with a Cursor counterpart, in the
 // order of a session. PostToolUseFailure is not in Cursor's own table
 // but has an exact counterpart, so it is mapped too.
 var events = []eventRow{
-	{"SessionStart", event.SessionStart, agent.SessionStart},
-	{"UserPromptSubmit", event.BeforeSubmitPrompt, agent.Prompt},
-	{"PreToolUse", event.PreToolUse, agent.Tool},
-	{"PostToolUse", event.PostToolUse, agent.PostTool},
-	{"PostToolUseFailure", event.PostToolUseFailure, agent.ToolFailure},
-	{"Stop", event.Stop, agent.Stop},
-	{"SubagentStop", event.SubagentStop, agent.SubagentStop},
-	{"PreCompact", event.PreCompact, agent.Compact},
-	{"SessionEnd", event.SessionEnd, agent.SessionEnd},
+	{"SessionStart", event.SessionStart, agent.SessionStart, false},
+	{"UserPromptSubmit", event.BeforeSubmitPrompt, agent.Prompt, true},
+	{"PreToolUse", event.PreToolUse, agent.Tool, true},
+	{"PostToolUse", event.PostToolUse, agent.PostTool, true},
+	{"PostToolUseFailure", event.PostToolUseFailure, agent.ToolFailure, true},
+	{"Stop", event.Stop, agent.Stop, true},
+	{"SubagentStop", event.SubagentStop, agent.SubagentStop, true},
+	{"PreCompact", event.PreCompact, agent.Compact, false},
+	{"SessionEnd", event.SessionEnd, agent.SessionEnd, false},
+}
+
+// promptEvents are the events where Claude Code runs prompt hooks.
+func promptEvents() []string {
+	var out []string
+	for _, e := range events {
+		if e.Prompt {
+			out = append(out, e.Name)
+		}
+	}
+	return out
 }
 
 // KnownEvents lists Claude Code events that exist but have no Cursor
@@ -68,6 +81,22 @@ var tools = []toolRow{
 	{"Glob", agent.ToolGlob, agent.RoleOther},
 	{"Task", agent.ToolTask, agent.RoleTask},
 	{"Agent", agent.ToolTask, agent.RoleTask},
+	{"WebFetch", "WebFetch", agent.RoleOther},
+	{"WebSearch", "WebSearch", agent.RoleOther},
+	{"LS", "LS", agent.RoleOther},
+}
+
+// otherTools are Claude Code's tools with no Cursor counterpart: a
+// matcher that names one keeps it as written.
+var otherTools = []string{"TodoWrite", "BashOutput", "KillShell", "ExitPlanMode", "SlashCommand", "Skill"}
+
+// toolNames are the names of the tools table.
+func toolNames() []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name
+	}
+	return out
 }
 
 // toolSpecs is tools as the dialect reads them.
