@@ -3,6 +3,7 @@ package agent
 import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/export"
+	"github.com/agenthooks/agenthooks/internal/install"
 )
 
 // Agent gathers one agent's parts, each written once in the agent's own
@@ -20,6 +21,9 @@ type Agent struct {
 	// Export is the agent's native hook settings, for `agenthooks export
 	// --to NAME`; nil when export does not write them.
 	Export *export.Target
+	// Install is how `agenthooks install --agent NAME` wires the agent to
+	// agenthooks, and its own gates; nil when install does not.
+	Install *install.Agent
 }
 
 // Name is the agent's name on the command line (--from, --to, --agent).

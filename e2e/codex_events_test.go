@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	codexagent "github.com/agenthooks/agenthooks/agent/codex"
-	"github.com/agenthooks/agenthooks/internal/install"
 )
 
 // TestCodexEvents checks install's Codex events against the pinned Codex
@@ -47,7 +47,7 @@ func TestCodexEvents(t *testing.T) {
 	if err := json.Unmarshal(b, &schema); err != nil || len(schema.Definitions.HookEventName.Enum) == 0 {
 		t.Fatalf("no hook events in the schema (%v)", err)
 	}
-	wired := install.Events("codex")
+	wired := agents.Install().Events("codex")
 	var codexHas []string
 	for _, e := range schema.Definitions.HookEventName.Enum {
 		r := []rune(e)

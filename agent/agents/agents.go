@@ -13,6 +13,7 @@ import (
 	"github.com/agenthooks/agenthooks/agent/gemini"
 	"github.com/agenthooks/agenthooks/agent/opencode"
 	"github.com/agenthooks/agenthooks/export"
+	"github.com/agenthooks/agenthooks/internal/install"
 )
 
 // All are the agents, in the order the command line lists them.
@@ -44,6 +45,23 @@ func Export() export.Targets {
 		}
 	}
 	return ts
+}
+
+// installOrder is the order install has always listed its agents in
+// (--agent, doctor), which is not All's; TestEveryAgentIsRegistered fails
+// when an agent with install wiring is missing here.
+var installOrder = []string{"claude", "codex", "gemini", "copilot", "opencode"}
+
+// Install are the agents install wires, in the order install lists them
+// (installOrder).
+func Install() install.Agents {
+	var as install.Agents
+	for _, name := range installOrder {
+		if a, ok := Lookup(name); ok && a.Install != nil {
+			as = append(as, a.Install)
+		}
+	}
+	return as
 }
 
 // Names lists the agents' names, in All's order.

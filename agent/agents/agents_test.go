@@ -51,6 +51,17 @@ func TestEveryAgentIsRegistered(t *testing.T) {
 	if len(folders) < 6 {
 		t.Fatalf("found only %v under agent/", folders)
 	}
+	for _, a := range All {
+		if a.Install != nil && !slices.Contains(installOrder, a.Name()) {
+			t.Errorf("agent %q has install wiring but is not in installOrder", a.Name())
+		}
+		if a.Install != nil && a.Install.Name != a.Name() || a.Export != nil && a.Export.Name != a.Name() {
+			t.Errorf("agent %q: its export or install parts go by another name", a.Name())
+		}
+	}
+	if got := Install().Names(); len(got) != len(installOrder) {
+		t.Errorf("Install() = %v, want %v", got, installOrder)
+	}
 	seen := map[string]bool{}
 	for _, a := range All {
 		switch {

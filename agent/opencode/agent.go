@@ -5,4 +5,4 @@ package opencode
 import "github.com/agenthooks/agenthooks/agent"
 
 // Agent is this agent's entry in the registry (package agent/agents).
-var Agent = &agent.Agent{Dialect: Dialect}
+var Agent = &agent.Agent{Dialect: Dialect, Install: Install}

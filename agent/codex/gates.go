@@ -1,10 +1,11 @@
-package install
+package codex
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/install"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -31,17 +32,17 @@ import (
 // hash is skipped, as is one whose definition changed since its review.
 type codexGates struct{}
 
-func (codexGates) configPath(o Options) (string, error) {
-	home, err := o.agentHome("CODEX_HOME", ".codex")
+func (codexGates) configPath(o install.Options) (string, error) {
+	home, err := o.AgentHome("CODEX_HOME", ".codex")
 	if err != nil {
 		return "", err
 	}
 	return filepath.Join(home, "config.toml"), nil
 }
 
-func (g codexGates) ledgerPath(o Options) (string, error) {
+func (g codexGates) LedgerPath(o install.Options) (string, error) {
 	p, err := g.configPath(o)
-	return p + LedgerSuffix, err
+	return p + install.LedgerSuffix, err
 }
 
 // codexSetting is one entry of config.toml a gate needs.
@@ -52,10 +53,10 @@ type codexSetting struct {
 	value string
 }
 
-func (g codexGates) settings(o Options, hooksPath string, hooks []byte) ([]codexSetting, error) {
+func (g codexGates) settings(o install.Options, hooksPath string, hooks []byte) ([]codexSetting, error) {
 	var out []codexSetting
-	if o.Scope == Project {
-		for _, root := range spellings(o.Root) {
+	if o.Scope == install.Project {
+		for _, root := range install.Spellings(o.Root) {
 			out = append(out, codexSetting{
 				what:  "Codex trusts the project " + root,
 				key:   []string{"projects", root, "trust_level"},
@@ -66,34 +67,24 @@ func (g codexGates) settings(o Options, hooksPath string, hooks []byte) ([]codex
 	// Codex names a hook by the path of its file as it found it: from
 	// its working directory, which the system gives as the real path,
 	// or as the path the user gave. Both are reviewed when they differ.
-	for _, path := range spellings(hooksPath) {
-		hs, err := codexHooks(path, hooks)
+	for _, path := range install.Spellings(hooksPath) {
+		hs, err := Hooks(path, hooks)
 		if err != nil {
 			return nil, err
 		}
 		for _, h := range hs {
 			out = append(out, codexSetting{
-				what:  "Codex has reviewed the " + h.event + " hook (" + h.key + ")",
-				hook:  h.event,
-				key:   []string{"hooks", "state", h.key, "trusted_hash"},
-				value: h.hash,
+				what:  "Codex has reviewed the " + h.Event + " hook (" + h.Key + ")",
+				hook:  h.Event,
+				key:   []string{"hooks", "state", h.Key, "trusted_hash"},
+				value: h.Hash,
 			})
 		}
 	}
 	return out, nil
 }
 
-// spellings is path, and its real path (links resolved) when that
-// differs.
-func spellings(path string) []string {
-	out := []string{path}
-	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
-		out = append(out, real)
-	}
-	return out
-}
-
-func (g codexGates) gates(o Options, hooksPath string, hooks []byte) ([]Gate, error) {
+func (g codexGates) List(o install.Options, hooksPath string, hooks []byte) ([]install.Gate, error) {
 	cfg, err := g.configPath(o)
 	if err != nil {
 		return nil, err
@@ -102,17 +93,17 @@ func (g codexGates) gates(o Options, hooksPath string, hooks []byte) ([]Gate, er
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := readFile(cfg)
+	data, _, err := install.ReadFile(cfg)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Gate, 0, len(ss))
+	out := make([]install.Gate, 0, len(ss))
 	for _, s := range ss {
-		got, ok := tomlGet(data, s.key)
-		gate := Gate{
+		got, ok := install.TOMLGet(data, s.key)
+		gate := install.Gate{
 			What:    s.what,
 			File:    cfg,
-			Setting: "[" + tomlKey(s.key[:len(s.key)-1]) + "]\n" + tomlKey(s.key[len(s.key)-1:]) + " = " + tomlString(s.value),
+			Setting: "[" + install.TOMLKey(s.key[:len(s.key)-1]) + "]\n" + install.TOMLKey(s.key[len(s.key)-1:]) + " = " + install.TOMLString(s.value),
 			Open:    ok && got == s.value,
 			Hook:    s.hook,
 			Command: "/hooks in Codex (review and trust each hook)",
@@ -125,7 +116,7 @@ func (g codexGates) gates(o Options, hooksPath string, hooks []byte) ([]Gate, er
 	return out, nil
 }
 
-func (g codexGates) open(o Options, hooksPath string, hooks []byte, l *ledger) error {
+func (g codexGates) Open(o install.Options, hooksPath string, hooks []byte, l *install.Ledger) error {
 	cfg, err := g.configPath(o)
 	if err != nil {
 		return err
@@ -134,81 +125,81 @@ func (g codexGates) open(o Options, hooksPath string, hooks []byte, l *ledger) e
 	if err != nil {
 		return err
 	}
-	data, exists, err := readFile(cfg)
+	data, exists, err := install.ReadFile(cfg)
 	if err != nil {
 		return err
 	}
 	orig := data
 	for _, s := range ss {
-		if got, ok := tomlGet(data, s.key); ok && got == s.value {
+		if got, ok := install.TOMLGet(data, s.key); ok && got == s.value {
 			continue
 		}
-		out, edit, err := tomlSet(data, s.key, s.value)
+		out, edit, err := install.TOMLSet(data, s.key, s.value)
 		if err != nil {
 			return fmt.Errorf("%s: %w; set it by hand:\n%s", cfg, err,
-				"["+tomlKey(s.key[:len(s.key)-1])+"]\n"+tomlKey(s.key[len(s.key)-1:])+" = "+tomlString(s.value))
+				"["+install.TOMLKey(s.key[:len(s.key)-1])+"]\n"+install.TOMLKey(s.key[len(s.key)-1:])+" = "+install.TOMLString(s.value))
 		}
 		data = out
-		if old := l.find(hooksPath, s.key, ""); old != nil {
+		if old := l.Find(hooksPath, s.key, ""); old != nil {
 			// Set by an earlier install (another binary path): what it
 			// replaced is still what uninstall puts back.
 			old.Value = s.value
 			continue
 		}
-		l.add(ledgerEntry{For: hooksPath, Key: s.key, Value: s.value, Edit: edit, Created: !exists})
+		l.Add(install.LedgerEntry{For: hooksPath, Key: s.key, Value: s.value, Edit: edit, Created: !exists})
 	}
 	if string(orig) == string(data) {
 		return nil
 	}
-	return writeFile(cfg, data, cfg)
+	return install.WriteFile(cfg, data, cfg)
 }
 
-func (g codexGates) close(o Options, hooksPath string, l *ledger) error {
+func (g codexGates) Close(o install.Options, hooksPath string, l *install.Ledger) error {
 	cfg, err := g.configPath(o)
 	if err != nil {
 		return err
 	}
-	data, exists, err := readFile(cfg)
+	data, exists, err := install.ReadFile(cfg)
 	if err != nil || !exists {
-		l.remove(hooksPath, func(ledgerEntry) bool { return true })
+		l.Remove(hooksPath, func(install.LedgerEntry) bool { return true })
 		return err
 	}
-	entries := l.entriesFor(hooksPath)
+	entries := l.EntriesFor(hooksPath)
 	created := false
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		out, _, err := tomlUnset(data, e.Key, e.Value, e.Edit)
+		out, _, err := install.TOMLUnset(data, e.Key, e.Value, e.Edit)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg, err)
 		}
 		data = out
 		created = created || e.Created
 	}
-	l.remove(hooksPath, func(ledgerEntry) bool { return true })
+	l.Remove(hooksPath, func(install.LedgerEntry) bool { return true })
 	if created && len(strings.TrimSpace(string(data))) == 0 && len(l.Entries) == 0 {
-		return removeFile(cfg)
+		return install.RemoveFile(cfg)
 	}
-	return writeFile(cfg, data, cfg)
+	return install.WriteFile(cfg, data, cfg)
 }
 
 // codexHook is one handler install wrote, as Codex names it.
-type codexHook struct {
-	event, key, hash string
+type Hook struct {
+	Event, Key, Hash string
 }
 
-// codexHooks lists agenthooks' handlers in a Codex hooks file with their
+// Hooks lists agenthooks' handlers in a Codex hooks file with their
 // review keys and hashes.
-func codexHooks(hooksPath string, data []byte) ([]codexHook, error) {
-	doc, err := parseSettings(data)
+func Hooks(hooksPath string, data []byte) ([]Hook, error) {
+	doc, err := install.ParseSettings(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", hooksPath, err)
 	}
-	hooks, err := doc.hooksObject(false)
+	hooks, err := doc.HooksObject(false)
 	if err != nil || hooks == nil {
 		return nil, err
 	}
-	mine := ours(lookupMust("codex"))
-	var out []codexHook
+	mine := install.Ours("codex")
+	var out []Hook
 	for _, m := range hooks.Members {
 		event := m.Name.Value.(hujson.Literal).String()
 		groups, ok := m.Value.Value.(*hujson.Array)
@@ -220,7 +211,7 @@ func codexHooks(hooksPath string, data []byte) ([]codexHook, error) {
 				Matcher *string          `json:"matcher"`
 				Hooks   []map[string]any `json:"hooks"`
 			}
-			if json.Unmarshal(standard(gv), &g) != nil {
+			if json.Unmarshal(install.Standard(gv), &g) != nil {
 				continue
 			}
 			for j, h := range g.Hooks {
@@ -229,11 +220,11 @@ func codexHooks(hooksPath string, data []byte) ([]codexHook, error) {
 				}
 				cmd, _ := h["command"].(string)
 				ev := agentcore.SnakeCase(event)
-				timeout := codexTimeout(ev, h["timeout"])
-				out = append(out, codexHook{
-					event: event,
-					key:   hooksPath + ":" + ev + ":" + strconv.Itoa(i) + ":" + strconv.Itoa(j),
-					hash:  codexHookHash(ev, g.Matcher, cmd, timeout),
+				timeout := HookTimeout(ev, h["timeout"])
+				out = append(out, Hook{
+					Event: event,
+					Key:   hooksPath + ":" + ev + ":" + strconv.Itoa(i) + ":" + strconv.Itoa(j),
+					Hash:  HookHash(ev, g.Matcher, cmd, timeout),
 				})
 			}
 		}
@@ -241,10 +232,10 @@ func codexHooks(hooksPath string, data []byte) ([]codexHook, error) {
 	return out, nil
 }
 
-// codexTimeout is a hook's timeout as Codex runs it, which is what its
+// HookTimeout is a hook's timeout as Codex runs it, which is what its
 // review hash covers: 600 s unless set, except that Codex gives SessionEnd
 // hooks 1 s unless set, and 3 s at most (it is ending the process).
-func codexTimeout(event string, set any) int {
+func HookTimeout(event string, set any) int {
 	t, ok := set.(float64)
 	switch {
 	case event == "session_end" && !ok:
@@ -257,12 +248,12 @@ func codexTimeout(event string, set any) int {
 	return int(t)
 }
 
-// codexHookHash is the hash Codex keeps for a reviewed command hook:
+// HookHash is the hash Codex keeps for a reviewed command hook:
 // "sha256:" and the hex SHA-256 of the hook's definition as compact JSON
 // with sorted keys, Codex's defaults filled in (async false, timeout 600)
 // and the matcher only when the group has one. Pinned against the real
 // Codex by TestCodexTrust in e2e.
-func codexHookHash(event string, matcher *string, command string, timeout int) string {
+func HookHash(event string, matcher *string, command string, timeout int) string {
 	var b strings.Builder
 	b.WriteString(`{"event_name":` + serdeString(event))
 	b.WriteString(`,"hooks":[{"async":false,"command":` + serdeString(command))
@@ -307,9 +298,4 @@ func serdeString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
-}
-
-func lookupMust(name string) *agent {
-	a, _ := lookup(name)
-	return a
 }

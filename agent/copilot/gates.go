@@ -1,8 +1,9 @@
-package install
+package copilot
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/install"
 	"path/filepath"
 	"strings"
 
@@ -15,50 +16,50 @@ import (
 // not). Hooks of the user's own folder load anywhere.
 type copilotGates struct{}
 
-func (copilotGates) configPath(o Options) (string, error) {
-	home, err := o.agentHome("COPILOT_HOME", ".copilot")
+func (copilotGates) configPath(o install.Options) (string, error) {
+	home, err := o.AgentHome("COPILOT_HOME", ".copilot")
 	if err != nil {
 		return "", err
 	}
 	return filepath.Join(home, "config.json"), nil
 }
 
-func (g copilotGates) ledgerPath(o Options) (string, error) {
+func (g copilotGates) LedgerPath(o install.Options) (string, error) {
 	p, err := g.configPath(o)
-	return p + LedgerSuffix, err
+	return p + install.LedgerSuffix, err
 }
 
 var trustedFoldersKey = []string{"trustedFolders"}
 
-func (g copilotGates) gates(o Options, _ string, _ []byte) ([]Gate, error) {
-	if o.Scope != Project {
+func (g copilotGates) List(o install.Options, _ string, _ []byte) ([]install.Gate, error) {
+	if o.Scope != install.Project {
 		return nil, nil
 	}
 	cfg, err := g.configPath(o)
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := readFile(cfg)
+	data, _, err := install.ReadFile(cfg)
 	if err != nil {
 		return nil, err
 	}
-	folders, err := copilotTrusted(data)
+	folders, err := Trusted(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg, err)
 	}
 	// The folder as the user gave it, and its real path: Copilot CLI
 	// compares the folder it runs in, which the system gives as the
 	// real path.
-	var out []Gate
-	for _, root := range spellings(o.Root) {
+	var out []install.Gate
+	for _, root := range install.Spellings(o.Root) {
 		open := false
 		for _, f := range folders {
 			open = open || filepath.Clean(f) == filepath.Clean(root)
 		}
-		out = append(out, Gate{
+		out = append(out, install.Gate{
 			What:    "Copilot CLI trusts the folder " + root,
 			File:    cfg,
-			Setting: `"trustedFolders": [` + string(mustJSON(root)) + `]`,
+			Setting: `"trustedFolders": [` + string(install.MustJSON(root)) + `]`,
 			Open:    open,
 			Command: "copilot in " + root + " (and answer its trust question with \"remember\")",
 		})
@@ -66,8 +67,8 @@ func (g copilotGates) gates(o Options, _ string, _ []byte) ([]Gate, error) {
 	return out, nil
 }
 
-// copilotTrusted reads trustedFolders.
-func copilotTrusted(data []byte) ([]string, error) {
+// Trusted reads trustedFolders.
+func Trusted(data []byte) ([]string, error) {
 	if len(data) == 0 {
 		return nil, nil
 	}
@@ -85,8 +86,8 @@ func copilotTrusted(data []byte) ([]string, error) {
 	return c.TrustedFolders, nil
 }
 
-func (g copilotGates) open(o Options, hooksPath string, hooks []byte, l *ledger) error {
-	gs, err := g.gates(o, hooksPath, hooks)
+func (g copilotGates) Open(o install.Options, hooksPath string, hooks []byte, l *install.Ledger) error {
+	gs, err := g.List(o, hooksPath, hooks)
 	if err != nil {
 		return err
 	}
@@ -103,72 +104,72 @@ func (g copilotGates) open(o Options, hooksPath string, hooks []byte, l *ledger)
 }
 
 // addFolder appends folder to trustedFolders in cfg and records it.
-func (g copilotGates) addFolder(cfg, folder, hooksPath string, l *ledger) error {
-	doc, root, exists, err := readSettingsDoc(cfg)
+func (g copilotGates) addFolder(cfg, folder, hooksPath string, l *install.Ledger) error {
+	doc, root, exists, err := install.ReadSettingsDoc(cfg)
 	if err != nil {
 		return err
 	}
 	newList := false
-	if m := member(root, "trustedFolders"); m != nil {
+	if m := install.Member(root, "trustedFolders"); m != nil {
 		arr, ok := m.Value.Value.(*hujson.Array)
 		if !ok {
 			return fmt.Errorf(`%s: "trustedFolders" is not a list; add %q to it by hand`, cfg, folder)
 		}
-		v, err := doc.value(folder, 2)
+		v, err := doc.Value(folder, 2)
 		if err != nil {
 			return err
 		}
-		appendValue(&arr.Elements, &arr.AfterExtra, v, doc.indent(2), doc.indent(1))
+		install.AppendValue(&arr.Elements, &arr.AfterExtra, v, doc.Indent(2), doc.Indent(1))
 	} else {
-		if err := doc.addMember(root, 1, "trustedFolders", []string{folder}); err != nil {
+		if err := doc.AddMember(root, 1, "trustedFolders", []string{folder}); err != nil {
 			return err
 		}
 		newList = true
 	}
-	if err := writeFile(cfg, doc.pack(), cfg); err != nil {
+	if err := install.WriteFile(cfg, doc.Pack(), cfg); err != nil {
 		return err
 	}
-	l.add(ledgerEntry{For: hooksPath, Key: trustedFoldersKey, Value: folder, Created: !exists, NewList: newList})
+	l.Add(install.LedgerEntry{For: hooksPath, Key: trustedFoldersKey, Value: folder, Created: !exists, NewList: newList})
 	return nil
 }
 
-func (g copilotGates) close(o Options, hooksPath string, l *ledger) error {
+func (g copilotGates) Close(o install.Options, hooksPath string, l *install.Ledger) error {
 	cfg, err := g.configPath(o)
 	if err != nil {
 		return err
 	}
-	doc, root, err := readGateDoc(cfg, hooksPath, l)
+	doc, root, err := install.ReadGateDoc(cfg, hooksPath, l)
 	if doc == nil {
 		return err
 	}
 	created, newList := false, false
-	for _, e := range l.entriesFor(hooksPath) {
+	for _, e := range l.EntriesFor(hooksPath) {
 		created, newList = created || e.Created, newList || e.NewList
-		m := member(root, "trustedFolders")
+		m := install.Member(root, "trustedFolders")
 		if m == nil {
 			continue
 		}
 		if arr, ok := m.Value.Value.(*hujson.Array); ok {
-			arr.Elements = deleteWhere(arr.Elements, &arr.AfterExtra, func(v *hujson.Value) bool {
+			arr.Elements = install.DeleteWhere(arr.Elements, &arr.AfterExtra, func(v *hujson.Value) bool {
 				var s string
-				return json.Unmarshal(standard(*v), &s) == nil && s == e.Value
+				return json.Unmarshal(install.Standard(*v), &s) == nil && s == e.Value
 			})
 		}
 	}
-	if m := member(root, "trustedFolders"); m != nil && newList {
+	if m := install.Member(root, "trustedFolders"); m != nil && newList {
 		// The list was install's: it goes with its folders.
 		if arr, ok := m.Value.Value.(*hujson.Array); ok && len(arr.Elements) == 0 {
 			for i := range root.Members {
 				if &root.Members[i] == m {
-					root.Members = deleteMemberIndex(root.Members, &root.AfterExtra, i)
+					root.Members = install.DeleteMemberIndex(root.Members, &root.AfterExtra, i)
 					break
 				}
 			}
 		}
 	}
-	l.remove(hooksPath, func(ledgerEntry) bool { return true })
+	l.Remove(hooksPath, func(install.LedgerEntry) bool { return true })
 	if created && len(root.Members) == 0 && len(l.Entries) == 0 {
-		return removeFile(cfg)
+		return install.RemoveFile(cfg)
 	}
-	return writeFile(cfg, doc.pack(), cfg)
+	return install.WriteFile(cfg, doc.Pack(), cfg)
 }

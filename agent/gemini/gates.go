@@ -1,8 +1,9 @@
-package install
+package gemini
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/agenthooks/agenthooks/internal/install"
 	"path/filepath"
 	"strings"
 
@@ -20,36 +21,36 @@ type geminiGates struct{}
 
 // geminiHome is Gemini CLI's own folder: $GEMINI_CLI_HOME/.gemini, else
 // ~/.gemini.
-func geminiHome(o Options) (string, error) {
-	home, err := o.agentHome("GEMINI_CLI_HOME", "")
+func geminiHome(o install.Options) (string, error) {
+	home, err := o.AgentHome("GEMINI_CLI_HOME", "")
 	if err != nil {
 		return "", err
 	}
 	return filepath.Join(home, ".gemini"), nil
 }
 
-func (geminiGates) configPath(o Options) (string, error) {
-	if p := o.getenv()("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
+func (geminiGates) configPath(o install.Options) (string, error) {
+	if p := o.GetenvFunc()("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
 		return p, nil
 	}
 	home, err := geminiHome(o)
 	return filepath.Join(home, "trustedFolders.json"), err
 }
 
-func (g geminiGates) ledgerPath(o Options) (string, error) {
+func (g geminiGates) LedgerPath(o install.Options) (string, error) {
 	p, err := g.configPath(o)
-	return p + LedgerSuffix, err
+	return p + install.LedgerSuffix, err
 }
 
-func (g geminiGates) gates(o Options, _ string, _ []byte) ([]Gate, error) {
-	if o.Root == "" || o.getenv()("GEMINI_CLI_TRUST_WORKSPACE") == "true" || geminiTrustOff(o) {
+func (g geminiGates) List(o install.Options, _ string, _ []byte) ([]install.Gate, error) {
+	if o.Root == "" || o.GetenvFunc()("GEMINI_CLI_TRUST_WORKSPACE") == "true" || geminiTrustOff(o) {
 		return nil, nil
 	}
 	cfg, err := g.configPath(o)
 	if err != nil {
 		return nil, err
 	}
-	data, _, err := readFile(cfg)
+	data, _, err := install.ReadFile(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -57,11 +58,11 @@ func (g geminiGates) gates(o Options, _ string, _ []byte) ([]Gate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg, err)
 	}
-	return []Gate{{
+	return []install.Gate{{
 		What:    "Gemini CLI trusts the folder " + o.Root,
 		File:    cfg,
-		Setting: string(mustJSON(o.Root)) + `: "TRUST_FOLDER"`,
-		Open:    geminiTrusted(rules, o.Root),
+		Setting: string(install.MustJSON(o.Root)) + `: "TRUST_FOLDER"`,
+		Open:    Trusted(rules, o.Root),
 		Command: "gemini in " + o.Root + " (and trust the folder in its dialog)",
 	}}, nil
 }
@@ -84,10 +85,10 @@ func geminiRules(data []byte) (map[string]string, error) {
 	return rules, nil
 }
 
-// geminiTrusted is Gemini CLI's rule: the rule of the longest path that
+// Trusted is Gemini CLI's rule: the rule of the longest path that
 // contains the folder (TRUST_PARENT's path is its parent), real paths
 // compared, decides; no rule is no trust.
-func geminiTrusted(rules map[string]string, folder string) bool {
+func Trusted(rules map[string]string, folder string) bool {
 	loc := realPath(folder)
 	best, level := -1, ""
 	for path, l := range rules {
@@ -112,12 +113,12 @@ func realPath(p string) string {
 
 // geminiTrustOff: the user's Gemini settings turn folder trust off
 // (security.folderTrust.enabled false), so every folder is trusted.
-func geminiTrustOff(o Options) bool {
+func geminiTrustOff(o install.Options) bool {
 	home, err := geminiHome(o)
 	if err != nil {
 		return false
 	}
-	data, ok, err := readFile(filepath.Join(home, "settings.json"))
+	data, ok, err := install.ReadFile(filepath.Join(home, "settings.json"))
 	if err != nil || !ok {
 		return false
 	}
@@ -136,55 +137,55 @@ func geminiTrustOff(o Options) bool {
 	return json.Unmarshal(v.Pack(), &s) == nil && s.Security.FolderTrust.Enabled != nil && !*s.Security.FolderTrust.Enabled
 }
 
-func (g geminiGates) open(o Options, hooksPath string, hooks []byte, l *ledger) error {
-	gs, err := g.gates(o, hooksPath, hooks)
+func (g geminiGates) Open(o install.Options, hooksPath string, hooks []byte, l *install.Ledger) error {
+	gs, err := g.List(o, hooksPath, hooks)
 	if err != nil || len(gs) == 0 || gs[0].Open {
 		return err
 	}
 	cfg := gs[0].File
-	doc, root, exists, err := readSettingsDoc(cfg)
+	doc, root, exists, err := install.ReadSettingsDoc(cfg)
 	if err != nil {
 		return err
 	}
-	if m := member(root, o.Root); m != nil {
+	if m := install.Member(root, o.Root); m != nil {
 		return fmt.Errorf("%s says %s for %s: Gemini CLI was told not to trust it; change that there if it should",
-			cfg, standard(m.Value), o.Root)
+			cfg, install.Standard(m.Value), o.Root)
 	}
-	if err := doc.addMember(root, 1, o.Root, "TRUST_FOLDER"); err != nil {
+	if err := doc.AddMember(root, 1, o.Root, "TRUST_FOLDER"); err != nil {
 		return err
 	}
-	if err := writeFile(cfg, doc.pack(), cfg); err != nil {
+	if err := install.WriteFile(cfg, doc.Pack(), cfg); err != nil {
 		return err
 	}
-	l.add(ledgerEntry{For: hooksPath, Key: []string{o.Root}, Value: "TRUST_FOLDER", Created: !exists})
+	l.Add(install.LedgerEntry{For: hooksPath, Key: []string{o.Root}, Value: "TRUST_FOLDER", Created: !exists})
 	return nil
 }
 
-func (g geminiGates) close(o Options, hooksPath string, l *ledger) error {
+func (g geminiGates) Close(o install.Options, hooksPath string, l *install.Ledger) error {
 	cfg, err := g.configPath(o)
 	if err != nil {
 		return err
 	}
-	doc, root, err := readGateDoc(cfg, hooksPath, l)
+	doc, root, err := install.ReadGateDoc(cfg, hooksPath, l)
 	if doc == nil {
 		return err
 	}
 	created := false
-	for _, e := range l.entriesFor(hooksPath) {
+	for _, e := range l.EntriesFor(hooksPath) {
 		created = created || e.Created
 		for i := range root.Members {
 			m := &root.Members[i]
 			var level string
 			if lit, ok := m.Name.Value.(hujson.Literal); ok && lit.String() == e.Key[0] &&
-				json.Unmarshal(standard(m.Value), &level) == nil && level == e.Value {
-				root.Members = deleteMemberIndex(root.Members, &root.AfterExtra, i)
+				json.Unmarshal(install.Standard(m.Value), &level) == nil && level == e.Value {
+				root.Members = install.DeleteMemberIndex(root.Members, &root.AfterExtra, i)
 				break
 			}
 		}
 	}
-	l.remove(hooksPath, func(ledgerEntry) bool { return true })
+	l.Remove(hooksPath, func(install.LedgerEntry) bool { return true })
 	if created && len(root.Members) == 0 && len(l.Entries) == 0 {
-		return removeFile(cfg)
+		return install.RemoveFile(cfg)
 	}
-	return writeFile(cfg, doc.pack(), cfg)
+	return install.WriteFile(cfg, doc.Pack(), cfg)
 }
