@@ -77,3 +77,20 @@ func TestEveryAgentIsRegistered(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesAgreeAcrossParts: an agent's install wires the events its
+// export writes, in the same order, since both read the agent's one
+// table.
+func TestTablesAgreeAcrossParts(t *testing.T) {
+	for _, a := range All {
+		if a.Export == nil || a.Install == nil {
+			continue
+		}
+		if !slices.Equal(a.Install.Events, a.Export.EventOrder) {
+			t.Errorf("%s: install wires %v, export writes %v", a.Name(), a.Install.Events, a.Export.EventOrder)
+		}
+		if a.Install.Title == "" || a.Export.Title == "" {
+			t.Errorf("%s: a part has no title", a.Name())
+		}
+	}
+}

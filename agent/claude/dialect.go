@@ -54,7 +54,7 @@ var Dialect = &agent.Dialect{
 // claudeTools and claudeEvents are the tables (tables.go) as the dialect
 // reads them.
 var (
-	claudeTools  = toolSpecs()
+	claudeTools  = tools.Specs()
 	claudeEvents = eventKinds()
 )
 

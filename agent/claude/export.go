@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
 )
@@ -11,15 +10,15 @@ import (
 var Export = &export.Target{
 	Name: "claude", Title: "Claude Code",
 	ProjectPath: ".claude/settings.json", UserPath: ".claude/settings.json",
-	Steps: export.With(export.ToolSteps(Event(event.PreToolUse), Event(event.PostToolUse)), ExportLifecycle.Steps(), map[event.Step]export.StepMap{
+	Steps: export.With(export.ToolSteps(Event(event.PreToolUse), Event(event.PostToolUse)), exportLifecycle.Steps(), map[event.Step]export.StepMap{
 		event.PostToolUseFailure: {Event: Event(event.PostToolUseFailure), Matcher: export.FromHook, Tool: ""},
 		// SubagentStart cannot refuse a subagent; the Task/Agent tool's
 		// PreToolUse can, and is where the dialect runs subagentStart.
 		event.SubagentStart: {Event: Event(event.PreToolUse), Matcher: export.FromTool, Tool: export.ToolTask},
 	}),
 	EventOrder: Events(),
-	Tools:      exportTools(),
-	Native:     export.Set(append(toolNames(), otherTools...)...),
+	Tools:      tools.ExportTools(),
+	Native:     export.Set(append(tools.Names(), otherTools...)...),
 	MCPAll:     "mcp__.*", MCPOne: "mcp__.+__%s",
 	Style:    export.NameList,
 	NameRune: func(r rune) bool { return export.IsWordRune(r) || r == '-' },
@@ -31,22 +30,10 @@ var Export = &export.Target{
 	ManagedFix: "to keep them managed, deploy them in Claude Code's managed-settings.json (/etc/claude-code/ on Linux, /Library/Application Support/ClaudeCode/ on macOS)",
 }
 
-// ExportLifecycle are Claude Code's lifecycle events, which Codex shares.
-var ExportLifecycle = export.Lifecycle{Prompt: Event(event.BeforeSubmitPrompt), Stop: Event(event.Stop),
+// exportLifecycle are Claude Code's lifecycle events, from its table.
+var exportLifecycle = export.Lifecycle{Prompt: Event(event.BeforeSubmitPrompt), Stop: Event(event.Stop),
 	SubagentStop: Event(event.SubagentStop), SessionStart: Event(event.SessionStart),
 	SessionEnd: Event(event.SessionEnd), Compact: Event(event.PreCompact)}
-
-// exportTools are the Claude Code names export writes for each Cursor
-// tool a matcher may name (the tools table); the read that beforeReadFile
-// gates is Read too.
-func exportTools() map[string][]string {
-	m := map[string][]string{}
-	for _, t := range tools {
-		m[t.Cursor] = append(m[t.Cursor], t.Name)
-	}
-	m[export.ToolReadGate] = namesOf(agent.ToolRead)
-	return m
-}
 
 // The answers a Claude-shaped gate reads.
 const (

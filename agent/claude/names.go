@@ -69,7 +69,7 @@ func ToolName(cursorTool string, input map[string]any, server string) string {
 	case strings.HasPrefix(cursorTool, "MCP:") && server != "":
 		return "mcp__" + server + "__" + strings.TrimPrefix(cursorTool, "MCP:")
 	}
-	if names := namesOf(cursorTool); len(names) > 0 {
+	if names := tools.NamesOf(cursorTool); len(names) > 0 {
 		return names[0]
 	}
 	return cursorTool
@@ -83,7 +83,7 @@ func ToolName(cursorTool string, input map[string]any, server string) string {
 // "Shell" in a Claude settings file).
 func MatchNames(cursorTool string, input map[string]any, server string) []string {
 	names := []string{ToolName(cursorTool, input, server)}
-	for _, n := range append(namesOf(cursorTool), cursorTool) {
+	for _, n := range append(tools.NamesOf(cursorTool), cursorTool) {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}

@@ -58,55 +58,28 @@ var KnownEvents = []string{
 	"Elicitation", "ElicitationResult",
 }
 
-// toolRow is one Claude Code tool that has a Cursor name.
-type toolRow struct {
-	// Name is Claude Code's tool; Cursor the Cursor tool it is; Role how
-	// the dialect reads its input.
-	Name   string
-	Cursor string
-	Role   agent.Role
-}
-
 // tools are Claude Code's tools with a Cursor counterpart (Bash→Shell,
 // Edit→Write, …); for one Cursor tool, the first is the one Claude Code
 // names it by. Tools not listed keep their name both ways.
-var tools = []toolRow{
-	{"Bash", agent.ToolShell, agent.RoleShell},
-	{"Read", agent.ToolRead, agent.RoleRead},
-	{"Write", agent.ToolWrite, agent.RoleWrite},
-	{"Edit", agent.ToolWrite, agent.RoleEdit},
-	{"MultiEdit", agent.ToolWrite, agent.RoleEdit},
-	{"NotebookEdit", agent.ToolWrite, agent.RoleEdit},
-	{"Grep", agent.ToolGrep, agent.RoleOther},
-	{"Glob", agent.ToolGlob, agent.RoleOther},
-	{"Task", agent.ToolTask, agent.RoleTask},
-	{"Agent", agent.ToolTask, agent.RoleTask},
-	{"WebFetch", "WebFetch", agent.RoleOther},
-	{"WebSearch", "WebSearch", agent.RoleOther},
-	{"LS", "LS", agent.RoleOther},
+var tools = agent.ToolTable{
+	{Name: "Bash", Cursor: agent.ToolShell, Role: agent.RoleShell},
+	{Name: "Read", Cursor: agent.ToolRead, Role: agent.RoleRead},
+	{Name: "Write", Cursor: agent.ToolWrite, Role: agent.RoleWrite},
+	{Name: "Edit", Cursor: agent.ToolWrite, Role: agent.RoleEdit},
+	{Name: "MultiEdit", Cursor: agent.ToolWrite, Role: agent.RoleEdit},
+	{Name: "NotebookEdit", Cursor: agent.ToolWrite, Role: agent.RoleEdit},
+	{Name: "Grep", Cursor: agent.ToolGrep, Role: agent.RoleOther},
+	{Name: "Glob", Cursor: agent.ToolGlob, Role: agent.RoleOther},
+	{Name: "Task", Cursor: agent.ToolTask, Role: agent.RoleTask},
+	{Name: "Agent", Cursor: agent.ToolTask, Role: agent.RoleTask},
+	{Name: "WebFetch", Cursor: "WebFetch", Role: agent.RoleOther},
+	{Name: "WebSearch", Cursor: "WebSearch", Role: agent.RoleOther},
+	{Name: "LS", Cursor: "LS", Role: agent.RoleOther},
 }
 
 // otherTools are Claude Code's tools with no Cursor counterpart: a
 // matcher that names one keeps it as written.
 var otherTools = []string{"TodoWrite", "BashOutput", "KillShell", "ExitPlanMode", "SlashCommand", "Skill"}
-
-// toolNames are the names of the tools table.
-func toolNames() []string {
-	out := make([]string, len(tools))
-	for i, t := range tools {
-		out[i] = t.Name
-	}
-	return out
-}
-
-// toolSpecs is tools as the dialect reads them.
-func toolSpecs() map[string]agent.ToolSpec {
-	m := make(map[string]agent.ToolSpec, len(tools))
-	for _, t := range tools {
-		m[t.Name] = agent.ToolSpec{Name: t.Cursor, Role: t.Role}
-	}
-	return m
-}
 
 // eventKinds is events as the dialect reads them.
 func eventKinds() map[string]agent.Kind {
@@ -115,16 +88,4 @@ func eventKinds() map[string]agent.Kind {
 		m[e.Name] = e.Kind
 	}
 	return m
-}
-
-// namesOf are Claude Code's names for a Cursor tool, in the table's
-// order; nil for a tool not in it.
-func namesOf(cursorTool string) []string {
-	var out []string
-	for _, t := range tools {
-		if t.Cursor == cursorTool {
-			out = append(out, t.Name)
-		}
-	}
-	return out
 }

@@ -43,14 +43,28 @@ var Dialect = &agent.Dialect{
 
 // codexTools maps Codex's tool names to Cursor's. apply_patch is Codex's
 // only file-writing tool (its matchers alias it as Write and Edit).
-var codexTools = map[string]agent.ToolSpec{
-	"Bash":        {Name: agent.ToolShell, Role: agent.RoleShell},
-	"apply_patch": {Name: agent.ToolWrite, Role: agent.RoleOther},
+var codexTools = tools.Specs()
+
+// tools are Codex's tools with a Cursor name (apply_patch is its one
+// file-writing tool): what the dialect reads and export writes.
+var tools = agent.ToolTable{
+	{Name: "Bash", Cursor: agent.ToolShell, Role: agent.RoleShell},
+	{Name: "apply_patch", Cursor: agent.ToolWrite, Role: agent.RoleOther},
 }
 
-var codexEvents = map[string]agent.Kind{
-	"PreToolUse": agent.Tool, "PostToolUse": agent.PostTool, "UserPromptSubmit": agent.Prompt, "Stop": agent.Stop,
-	"SubagentStop": agent.SubagentStop, "SessionStart": agent.SessionStart, "SessionEnd": agent.SessionEnd, "PreCompact": agent.Compact,
+var codexEvents = events.Kinds()
+
+// events are Codex's events with a Cursor counterpart, in the order of a
+// session: what the dialect reads, install wires and export writes.
+var events = agent.EventTable{
+	{Name: "SessionStart", Kind: agent.SessionStart},
+	{Name: "UserPromptSubmit", Kind: agent.Prompt},
+	{Name: "PreToolUse", Kind: agent.Tool},
+	{Name: "PostToolUse", Kind: agent.PostTool},
+	{Name: "Stop", Kind: agent.Stop},
+	{Name: "SubagentStop", Kind: agent.SubagentStop},
+	{Name: "PreCompact", Kind: agent.Compact},
+	{Name: "SessionEnd", Kind: agent.SessionEnd},
 }
 
 // codexShaped: Codex's payloads are Claude's, with turn_id for the turn.

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
@@ -11,16 +12,14 @@ import (
 var Export = &export.Target{
 	Name: "codex", Title: "Codex",
 	ProjectPath: ".codex/hooks.json", UserPath: ".codex/hooks.json",
-	Steps: export.With(export.Without(export.ToolSteps("PreToolUse", "PostToolUse"), event.BeforeReadFile), claude.ExportLifecycle.Steps()),
-	EventOrder: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop",
-		"PreCompact", "SessionEnd"},
+	Steps: export.With(export.Without(export.ToolSteps(events.Named(agent.Tool), events.Named(agent.PostTool)), event.BeforeReadFile),
+		events.Lifecycle().Steps()),
+	EventOrder: events.Names(),
 	// apply_patch is Codex's one file-writing tool (its matchers also
 	// accept the aliases Write and Edit); Codex has no read, search or
 	// subagent tool of its own: it reads through its shell.
-	Tools: map[string][]string{
-		export.ToolShell: {"Bash"}, export.ToolWrite: {"apply_patch"},
-	},
-	Native: export.Set("Bash", "apply_patch", "Write", "Edit"),
+	Tools:  tools.ExportTools(),
+	Native: export.Set(append(tools.Names(), "Write", "Edit")...),
 	MCPAll: "mcp__.*", MCPOne: "mcp__.+__%s",
 	Style:      export.NameList,
 	NameRune:   export.IsWordRune,

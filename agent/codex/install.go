@@ -12,8 +12,7 @@ var Install = &install.Agent{
 	Name: "codex", Title: "Codex", Program: "codex",
 	Project: func(root string) string { return filepath.Join(root, ".codex", "hooks.json") },
 	User:    func(e install.Env) string { return filepath.Join(e.Dir("CODEX_HOME", ".codex"), "hooks.json") },
-	Events: []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SubagentStop",
-		"PreCompact", "SessionEnd"},
+	Events:  events.Names(),
 	Group: func(command, event string) install.Group {
 		t := install.TimeoutSeconds
 		if event == "SessionEnd" {

@@ -62,30 +62,51 @@ var Dialect = &agent.Dialect{
 }
 
 // copilotTools maps Copilot's tool names to Cursor's.
-var copilotTools = map[string]agent.ToolSpec{
-	"bash":       {Name: agent.ToolShell, Role: agent.RoleShell},
-	"powershell": {Name: agent.ToolShell, Role: agent.RoleShell},
-	"view":       {Name: agent.ToolRead, Role: agent.RoleRead},
-	"create":     {Name: agent.ToolWrite, Role: agent.RoleWrite},
-	"edit":       {Name: agent.ToolWrite, Role: agent.RoleEdit},
-	"glob":       {Name: agent.ToolGlob, Role: agent.RoleOther},
-	"grep":       {Name: agent.ToolGrep, Role: agent.RoleOther},
-	"task":       {Name: agent.ToolTask, Role: agent.RoleTask},
-	"web_fetch":  {Name: "WebFetch", Role: agent.RoleOther},
+var copilotTools = tools.Specs()
+
+// tools are Copilot's tools with a Cursor name: what the dialect reads
+// and export writes.
+var tools = agent.ToolTable{
+	{Name: "bash", Cursor: agent.ToolShell, Role: agent.RoleShell},
+	{Name: "powershell", Cursor: agent.ToolShell, Role: agent.RoleShell},
+	{Name: "view", Cursor: agent.ToolRead, Role: agent.RoleRead},
+	{Name: "create", Cursor: agent.ToolWrite, Role: agent.RoleWrite},
+	{Name: "edit", Cursor: agent.ToolWrite, Role: agent.RoleEdit},
+	{Name: "grep", Cursor: agent.ToolGrep, Role: agent.RoleOther},
+	{Name: "glob", Cursor: agent.ToolGlob, Role: agent.RoleOther},
+	{Name: "task", Cursor: agent.ToolTask, Role: agent.RoleTask},
+	{Name: "web_fetch", Cursor: "WebFetch", Role: agent.RoleOther},
+}
+
+// events are Copilot's events with a Cursor counterpart, in the order of
+// a session: what the dialect reads, install wires and export writes.
+var events = agent.EventTable{
+	{Name: "sessionStart", Kind: agent.SessionStart},
+	{Name: "userPromptSubmitted", Kind: agent.Prompt},
+	{Name: "preToolUse", Kind: agent.Tool},
+	{Name: "postToolUse", Kind: agent.PostTool},
+	{Name: "postToolUseFailure", Kind: agent.ToolFailure},
+	{Name: "agentStop", Kind: agent.Stop},
+	{Name: "subagentStop", Kind: agent.SubagentStop},
+	{Name: "preCompact", Kind: agent.Compact},
+	{Name: "sessionEnd", Kind: agent.SessionEnd},
+}
+
+// pascalNames are the events' names in the VS Code compatible format.
+var pascalNames = map[string]string{
+	"sessionStart": "SessionStart", "userPromptSubmitted": "UserPromptSubmit", "preToolUse": "PreToolUse",
+	"postToolUse": "PostToolUse", "postToolUseFailure": "PostToolUseFailure", "agentStop": "Stop",
+	"subagentStop": "SubagentStop", "preCompact": "PreCompact", "sessionEnd": "SessionEnd",
 }
 
 // copilotEvents maps both spellings of Copilot's events to one name.
-var copilotEvents = map[string]string{
-	"preToolUse": "preToolUse", "PreToolUse": "preToolUse",
-	"postToolUse": "postToolUse", "PostToolUse": "postToolUse",
-	"postToolUseFailure": "postToolUseFailure", "PostToolUseFailure": "postToolUseFailure",
-	"userPromptSubmitted": "userPromptSubmitted", "UserPromptSubmit": "userPromptSubmitted",
-	"agentStop": "agentStop", "Stop": "agentStop",
-	"subagentStop": "subagentStop", "SubagentStop": "subagentStop",
-	"sessionStart": "sessionStart", "SessionStart": "sessionStart",
-	"sessionEnd": "sessionEnd", "SessionEnd": "sessionEnd",
-	"preCompact": "preCompact", "PreCompact": "preCompact",
-}
+var copilotEvents = func() map[string]string {
+	m := map[string]string{}
+	for _, e := range events {
+		m[e.Name], m[pascalNames[e.Name]] = e.Name, e.Name
+	}
+	return m
+}()
 
 func parseCopilot(payload []byte, arg string) (*agent.Request, error) {
 	m, err := agent.Object("GitHub Copilot", payload)

@@ -1,6 +1,7 @@
 package copilot
 
 import (
+	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
@@ -12,26 +13,20 @@ import (
 var Export = &export.Target{
 	Name: "copilot", Title: "GitHub Copilot",
 	ProjectPath: ".github/hooks/cursor-hooks.json", UserPath: ".copilot/hooks/cursor-hooks.json",
-	Steps: export.With(export.Without(export.ToolSteps("preToolUse", "postToolUse"), event.BeforeMCPExecution, event.AfterMCPExecution),
-		export.Lifecycle{Prompt: "userPromptSubmitted", Stop: "agentStop", SubagentStop: "subagentStop",
-			SessionStart: "sessionStart", SessionEnd: "sessionEnd", Compact: "preCompact"}.Steps(),
+	Steps: export.With(export.Without(export.ToolSteps(events.Named(agent.Tool), events.Named(agent.PostTool)), event.BeforeMCPExecution, event.AfterMCPExecution),
+		events.Lifecycle().Steps(),
 		map[event.Step]export.StepMap{
-			event.PostToolUseFailure: {Event: "postToolUseFailure", Matcher: export.FromHook, Tool: ""},
+			event.PostToolUseFailure: {Event: events.Named(agent.ToolFailure), Matcher: export.FromHook, Tool: ""},
 			// Copilot's own subagentStart is not a gate agenthooks relies on;
 			// the task tool's preToolUse is (as in the dialect).
-			event.SubagentStart: {Event: "preToolUse", Matcher: export.FromTool, Tool: export.ToolTask},
+			event.SubagentStart: {Event: events.Named(agent.Tool), Matcher: export.FromTool, Tool: export.ToolTask},
 		}),
-	EventOrder: []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse", "postToolUseFailure",
-		"agentStop", "subagentStop", "preCompact", "sessionEnd"},
-	Tools: map[string][]string{
-		export.ToolShell: {"bash", "powershell"}, export.ToolRead: {"view"}, export.ToolReadGate: {"view"},
-		export.ToolWrite: {"create", "edit"}, export.ToolGrep: {"grep"}, export.ToolGlob: {"glob"}, export.ToolTask: {"task"},
-		export.ToolWebFetch: {"web_fetch"},
-	},
-	Native:  export.Set("bash", "powershell", "view", "create", "edit", "grep", "glob", "task", "web_fetch", "ask_user"),
-	Style:   export.Anchored,
-	Prompts: export.Set(), // Copilot's prompt type is a sessionStart prompt, not a model's verdict
-	Flat:    true, Version: true,
+	EventOrder: events.Names(),
+	Tools:      tools.ExportTools(),
+	Native:     export.Set(append(tools.Names(), "ask_user")...),
+	Style:      export.Anchored,
+	Prompts:    export.Set(), // Copilot's prompt type is a sessionStart prompt, not a model's verdict
+	Flat:       true, Version: true,
 	Shapes:     copilotShapes,
 	ManagedFix: "to keep them managed, distribute them in the repositories' .github/hooks/ through your organization",
 	MissingSteps: map[event.Step][2]string{

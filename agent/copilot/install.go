@@ -23,11 +23,10 @@ var Install = &install.Agent{
 	Gates:  copilotGates{},
 }
 
-// installEvents are the Copilot events agenthooks serves. Copilot's
-// camelCase payloads do not name their event, so it goes on the command
-// line.
-var installEvents = []string{"sessionStart", "userPromptSubmitted", "preToolUse", "postToolUse",
-	"postToolUseFailure", "agentStop", "subagentStop", "preCompact", "sessionEnd"}
+// installEvents are the Copilot events agenthooks serves (its table).
+// Copilot's camelCase payloads do not name their event, so it goes on the
+// command line.
+var installEvents = events.Names()
 
 // copilotHook is one entry of a Copilot hook file.
 type copilotHook struct {

@@ -45,25 +45,38 @@ var Dialect = &agent.Dialect{
 // geminiTools maps Gemini CLI's built-in tools to Cursor's names (its own
 // Claude migration table, reversed: Bash→run_shell_command, Edit→replace,
 // Read→read_file, Write→write_file, Glob→glob, Grep→grep).
-var geminiTools = map[string]agent.ToolSpec{
-	"run_shell_command":   {Name: agent.ToolShell, Role: agent.RoleShell},
-	"read_file":           {Name: agent.ToolRead, Role: agent.RoleRead},
-	"read_many_files":     {Name: agent.ToolRead, Role: agent.RoleOther},
-	"write_file":          {Name: agent.ToolWrite, Role: agent.RoleWrite},
-	"replace":             {Name: agent.ToolWrite, Role: agent.RoleEdit},
-	"edit":                {Name: agent.ToolWrite, Role: agent.RoleEdit},
-	"glob":                {Name: agent.ToolGlob, Role: agent.RoleOther},
-	"grep":                {Name: agent.ToolGrep, Role: agent.RoleOther},
-	"grep_search":         {Name: agent.ToolGrep, Role: agent.RoleOther},
-	"search_file_content": {Name: agent.ToolGrep, Role: agent.RoleOther},
-	"list_directory":      {Name: "LS", Role: agent.RoleOther},
-	"web_fetch":           {Name: "WebFetch", Role: agent.RoleOther},
-	"google_web_search":   {Name: "WebSearch", Role: agent.RoleOther},
+var geminiTools = tools.Specs()
+
+// tools are Gemini CLI's tools with a Cursor name: what the dialect
+// reads and export writes.
+var tools = agent.ToolTable{
+	{Name: "run_shell_command", Cursor: agent.ToolShell, Role: agent.RoleShell},
+	{Name: "read_file", Cursor: agent.ToolRead, Role: agent.RoleRead},
+	{Name: "read_many_files", Cursor: agent.ToolRead, Role: agent.RoleOther},
+	{Name: "write_file", Cursor: agent.ToolWrite, Role: agent.RoleWrite},
+	{Name: "replace", Cursor: agent.ToolWrite, Role: agent.RoleEdit},
+	{Name: "edit", Cursor: agent.ToolWrite, Role: agent.RoleEdit},
+	{Name: "grep", Cursor: agent.ToolGrep, Role: agent.RoleOther},
+	{Name: "grep_search", Cursor: agent.ToolGrep, Role: agent.RoleOther},
+	{Name: "search_file_content", Cursor: agent.ToolGrep, Role: agent.RoleOther},
+	{Name: "glob", Cursor: agent.ToolGlob, Role: agent.RoleOther},
+	{Name: "web_fetch", Cursor: "WebFetch", Role: agent.RoleOther},
+	{Name: "google_web_search", Cursor: "WebSearch", Role: agent.RoleOther},
+	{Name: "list_directory", Cursor: "LS", Role: agent.RoleOther},
 }
 
-var geminiEvents = map[string]agent.Kind{
-	"BeforeTool": agent.Tool, "AfterTool": agent.PostTool, "BeforeAgent": agent.Prompt, "AfterAgent": agent.Stop,
-	"SessionStart": agent.SessionStart, "SessionEnd": agent.SessionEnd, "PreCompress": agent.Compact,
+var geminiEvents = events.Kinds()
+
+// events are Gemini CLI's events with a Cursor counterpart, in the order
+// of a session: what the dialect reads, install wires and export writes.
+var events = agent.EventTable{
+	{Name: "SessionStart", Kind: agent.SessionStart},
+	{Name: "BeforeAgent", Kind: agent.Prompt},
+	{Name: "BeforeTool", Kind: agent.Tool},
+	{Name: "AfterTool", Kind: agent.PostTool},
+	{Name: "AfterAgent", Kind: agent.Stop},
+	{Name: "PreCompress", Kind: agent.Compact},
+	{Name: "SessionEnd", Kind: agent.SessionEnd},
 }
 
 // geminiShaped: Gemini CLI's payloads are Claude's without a turn id or

@@ -1,6 +1,7 @@
 package gemini
 
 import (
+	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
 )
@@ -11,21 +12,14 @@ import (
 var Export = &export.Target{
 	Name: "gemini", Title: "Gemini CLI",
 	ProjectPath: ".gemini/settings.json", UserPath: ".gemini/settings.json",
-	Steps: export.With(export.ToolSteps("BeforeTool", "AfterTool"), export.Lifecycle{Prompt: "BeforeAgent", Stop: "AfterAgent",
-		SessionStart: "SessionStart", SessionEnd: "SessionEnd", Compact: "PreCompress"}.Steps(), map[event.Step]export.StepMap{
+	Steps: export.With(export.ToolSteps(events.Named(agent.Tool), events.Named(agent.PostTool)), events.Lifecycle().Steps(), map[event.Step]export.StepMap{
 		// No failure event: AfterTool runs after failed calls too.
-		event.PostToolUseFailure: {Event: "AfterTool", Matcher: export.FromHook, Tool: ""},
+		event.PostToolUseFailure: {Event: events.Named(agent.PostTool), Matcher: export.FromHook, Tool: ""},
 	}),
-	EventOrder: []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "SessionEnd"},
-	Tools: map[string][]string{
-		export.ToolShell: {"run_shell_command"}, export.ToolRead: {"read_file", "read_many_files"}, export.ToolReadGate: {"read_file"},
-		export.ToolWrite: {"write_file", "replace", "edit"},
-		export.ToolGrep:  {"grep", "grep_search", "search_file_content"}, export.ToolGlob: {"glob"},
-		export.ToolWebFetch: {"web_fetch"}, export.ToolWebSearch: {"google_web_search"}, export.ToolLS: {"list_directory"},
-	},
-	Native: export.Set("run_shell_command", "read_file", "read_many_files", "write_file", "replace", "edit", "glob", "grep",
-		"grep_search", "search_file_content", "list_directory", "web_fetch", "google_web_search", "save_memory", "write_todos"),
-	MCPAll: "mcp_.*", MCPOne: "mcp_.+_%s",
+	EventOrder: events.Names(),
+	Tools:      tools.ExportTools(),
+	Native:     export.Set(append(tools.Names(), "save_memory", "write_todos")...),
+	MCPAll:     "mcp_.*", MCPOne: "mcp_.+_%s",
 	Style:      export.Regex,
 	Prompts:    export.Set(), // command hooks only
 	ProjectDir: "$GEMINI_PROJECT_DIR",

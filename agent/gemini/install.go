@@ -14,7 +14,7 @@ var Install = &install.Agent{
 	User: func(e install.Env) string {
 		return filepath.Join(e.Dir("GEMINI_CLI_HOME", ""), ".gemini", "settings.json")
 	},
-	Events: []string{"SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress", "SessionEnd"},
+	Events: events.Names(),
 	Group: func(command, _ string) install.Group {
 		return install.Group{Matcher: "*", Hooks: []install.Handler{{Name: "agenthooks", Type: "command", Command: command, Timeout: install.TimeoutSeconds * 1000}}}
 	},
