@@ -262,8 +262,8 @@ func (x *exporter) file(h *config.Hook) {
 		w(KindSource, fmt.Sprintf("these are %s hooks: in %s's settings they are ordinary hooks the user can edit or remove, with no priority over others",
 			h.Source, x.t.Title), x.t.ManagedFix)
 	}
-	if x.t.Name == "codex" && h.Source.ProjectLevel() && h.Dir != "" {
-		w(KindLocation, fmt.Sprintf("Codex gives hooks no project-folder variable, so the commands change into %s by its absolute path: the file works in this checkout only", h.Dir),
+	if x.t.LocationWarning != "" && h.Source.ProjectLevel() && h.Dir != "" {
+		w(KindLocation, fmt.Sprintf(x.t.LocationWarning, h.Dir),
 			"export again in each checkout, or edit the cd at the start of each command")
 	}
 }

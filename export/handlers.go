@@ -40,7 +40,7 @@ type copilotHandler struct {
 func (x *exporter) handler(h *config.Hook, m StepMap, matcher string) any {
 	t := x.t
 	d := effectiveTimeout(h)
-	if t.Name == "copilot" {
+	if t.ShellEntries {
 		// Copilot runs bash on Linux and macOS, PowerShell on Windows, in
 		// cwd: as Cursor runs the same command through sh or PowerShell
 		// from the hooks' folder. Project hooks run from the repository
@@ -58,11 +58,10 @@ func (x *exporter) handler(h *config.Hook, m StepMap, matcher string) any {
 	} else {
 		out.Timeout = x.seconds(h, d)
 	}
-	if t.Name == "claude" && m.Event == "SessionEnd" && d > time.Minute {
-		x.warn(h, KindTimeout, fmt.Sprintf("Claude Code gives all SessionEnd hooks together at most 60 s, not the %s asked for", seconds(d)),
-			"keep session-end work short, or move it to a Stop hook")
+	if b, ok := t.EventBudgets[m.Event]; ok && d > b.Limit {
+		x.warn(h, KindTimeout, fmt.Sprintf(b.Message, seconds(d)), b.Fix)
 	}
-	if t.Name == "gemini" {
+	if t.NamedHooks {
 		out.Name = x.geminiName(h)
 	}
 	if h.Type == config.TypePrompt {

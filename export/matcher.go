@@ -27,10 +27,11 @@ func (x *exporter) matcher(h *config.Hook, m StepMap) (string, bool) {
 		// Tool names: translated below.
 	case event.BeforeShellExecution, event.AfterShellExecution:
 		if h.Match != nil {
-			fix := "make the script exit 0 at once, printing nothing, when tool_input.command does not match " + quote(h.Matcher)
-			if t.Name == "copilot" {
-				fix = "make the script exit 0 at once, printing nothing, when the command in toolArgs does not match " + quote(h.Matcher)
+			place := t.CommandPlace
+			if place == "" {
+				place = "tool_input.command"
 			}
+			fix := "make the script exit 0 at once, printing nothing, when " + place + " does not match " + quote(h.Matcher)
 			x.warn(h, KindMatcher, fmt.Sprintf("matcher %s tests the command line, which %s matchers cannot see: the hook now runs for every shell command",
 				quote(h.Matcher), t.Title), fix)
 		}
@@ -204,8 +205,8 @@ func (x *exporter) lostFix(lost []string) string {
 			return "name the MCP tools by their " + t.Title + " names in a matcher of your own"
 		}
 	}
-	if t.Name == "codex" && slices.ContainsFunc(lost, func(s string) bool { return s == ToolRead || s == ToolGrep || s == ToolGlob }) {
-		return "Codex reads and searches through its shell: match Bash and look at the command"
+	if t.ShellReadsFix != "" && slices.ContainsFunc(lost, func(s string) bool { return s == ToolRead || s == ToolGrep || s == ToolGlob }) {
+		return t.ShellReadsFix
 	}
 	return "keep it in Cursor for those tools"
 }

@@ -3,6 +3,7 @@ package export
 import (
 	"fmt"
 	"maps"
+	"time"
 
 	"github.com/agenthooks/agenthooks/event"
 )
@@ -110,6 +111,61 @@ type Target struct {
 	// shapes say, per step, how the target's payload differs from
 	// Cursor's and what answer it reads (warnings.go).
 	Shapes map[event.Step][2]string
+
+	// What the target does otherwise than Cursor, in words for the
+	// warnings (warnings.go); "" or nil where it does as Cursor does or
+	// the generic text says enough.
+
+	// ShellEntries: each handler is a Copilot-style entry, with a bash
+	// and a powershell command, a cwd and timeoutSec.
+	ShellEntries bool
+	// NamedHooks: every hook has a name (Gemini CLI).
+	NamedHooks bool
+	// EventBudgets caps the time the target gives an event's hooks, by
+	// its event name.
+	EventBudgets map[string]Budget
+	// CommandPlace is where the target's shell payload holds the command,
+	// for advice; "" means tool_input.command.
+	CommandPlace string
+	// LocationWarning, with the hooks' folder for %s, says that the
+	// target's commands name the project by its absolute path.
+	LocationWarning string
+	// ShellReadsFix is the advice when a matcher names read and search
+	// tools the target does not have because it reads through its shell.
+	ShellReadsFix string
+	// LastMessageField is the field of the target's stop payload that
+	// holds the turn's last message, "" when it has none.
+	LastMessageField string
+	// PromptMissing says why a prompt hook cannot run at the target's
+	// event; nil means the target's prompt hooks are not a model's
+	// verdict.
+	PromptMissing func(event string) string
+	// Models are words of the model names the target's prompt hooks know;
+	// ModelFix what to write instead of another.
+	Models   []string
+	ModelFix string
+	// Ask is the warning, and its fix, where the target cannot ask the
+	// user at a gate.
+	Ask [2]string
+	// FailClosedFix says how a script refuses on its own failures.
+	FailClosedFix string
+	// LoopCap is the target's own limit of follow-ups in a row, 0 for
+	// none; LoopFix the advice when a loop limit is lost.
+	LoopCap int
+	LoopFix string
+	// ExitCodes warns, by the target's event name, where it reads exit
+	// codes otherwise than Cursor.
+	ExitCodes map[string][2]string
+	// EventWarnings warns where the target's event does less or more than
+	// the step.
+	EventWarnings map[event.Step][2]string
+}
+
+// Budget is the time a target gives an event's hooks, and the warning
+// (with the time asked for, %s) and fix when a hook asks for more.
+type Budget struct {
+	Limit        time.Duration
+	Message, Fix string
 }
 
 // install is the advice for keeping a hook as Cursor runs it.
@@ -185,11 +241,8 @@ func (t *Target) missing(step event.Step) (msg, fix string) {
 		return t.Title + " shows hooks no thinking blocks", "keep it in Cursor"
 	case step == event.AfterAgentResponse:
 		fix := "keep it in Cursor"
-		switch t.Name {
-		case "claude", "codex":
-			fix = "if the turn's last message is enough, make it a stop hook: " + t.Title + " sends it as last_assistant_message"
-		case "gemini":
-			fix = "if the turn's last message is enough, make it a stop hook: Gemini CLI sends it as prompt_response"
+		if t.LastMessageField != "" {
+			fix = "if the turn's last message is enough, make it a stop hook: " + t.Title + " sends it as " + t.LastMessageField
 		}
 		return t.Title + " has no event after each response", fix
 	}
@@ -198,13 +251,8 @@ func (t *Target) missing(step event.Step) (msg, fix string) {
 
 // promptMissing says why a prompt hook cannot run at ev.
 func (t *Target) promptMissing(ev string) string {
-	switch t.Name {
-	case "claude":
-		return "Claude Code runs prompt hooks only at tool, prompt and stop events, not at " + ev
-	case "gemini":
-		return "Gemini CLI runs command hooks only, no prompt hooks"
-	case "codex":
-		return "Codex does not run prompt hooks (it skips them)"
+	if t.PromptMissing != nil {
+		return t.PromptMissing(ev)
 	}
 	return t.Title + "'s prompt hooks are not a model's verdict (its prompt type only adds a prompt at sessionStart)"
 }

@@ -1,6 +1,8 @@
 package claude
 
 import (
+	"time"
+
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
 )
@@ -27,6 +29,18 @@ var Export = &export.Target{
 	Prompts:    export.Set(promptEvents()...),
 	ProjectDir: `"$CLAUDE_PROJECT_DIR"`,
 	Shapes:     claudeShapes,
+	EventBudgets: map[string]export.Budget{"SessionEnd": {Limit: time.Minute,
+		Message: "Claude Code gives all SessionEnd hooks together at most 60 s, not the %s asked for",
+		Fix:     "keep session-end work short, or move it to a Stop hook"}},
+	LastMessageField: "last_assistant_message",
+	PromptMissing: func(ev string) string {
+		return "Claude Code runs prompt hooks only at tool, prompt and stop events, not at " + ev
+	},
+	Models:   []string{"claude", "haiku", "sonnet", "opus"},
+	ModelFix: "name a Claude model (such as haiku), or remove model to use Claude Code's default",
+	LoopCap:  8,
+	ExitCodes: map[string][2]string{"PreCompact": {"Claude Code stops the compaction when the script exits 2 (Cursor's preCompact cannot block)",
+		"exit 0 or 1 unless the hook means to stop compaction"}},
 	ManagedFix: "to keep them managed, deploy them in Claude Code's managed-settings.json (/etc/claude-code/ on Linux, /Library/Application Support/ClaudeCode/ on macOS)",
 }
 

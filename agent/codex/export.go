@@ -21,10 +21,19 @@ var Export = &export.Target{
 	Tools:  tools.ExportTools(),
 	Native: export.Set(append(tools.Names(), "Write", "Edit")...),
 	MCPAll: "mcp__.*", MCPOne: "mcp__.+__%s",
-	Style:      export.NameList,
-	NameRune:   export.IsWordRune,
-	Prompts:    export.Set(), // Codex skips prompt hooks with a warning
-	Shapes:     codexShapes,
+	Style:            export.NameList,
+	NameRune:         export.IsWordRune,
+	Prompts:          export.Set(), // Codex skips prompt hooks with a warning
+	Shapes:           codexShapes,
+	LocationWarning:  "Codex gives hooks no project-folder variable, so the commands change into %s by its absolute path: the file works in this checkout only",
+	ShellReadsFix:    "Codex reads and searches through its shell: match Bash and look at the command",
+	LastMessageField: "last_assistant_message",
+	PromptMissing:    func(string) string { return "Codex does not run prompt hooks (it skips them)" },
+	Ask: [2]string{"Codex cannot ask the user: it rejects an ask answer as invalid and the action goes ahead",
+		"answer deny, with a reason telling the model to get the user's confirmation"},
+	FailClosedFix: "make the script exit 2 with a reason on stderr when it fails",
+	ExitCodes: map[string][2]string{"PreToolUse": {"Codex blocks on exit code 2 only with a reason on stderr; with stderr empty the hook counts as failed and the action goes ahead",
+		"write the reason to stderr before exiting 2"}},
 	ManagedFix: "to keep them managed, deploy them as Codex managed hooks (requirements.toml or your MDM)",
 	MissingSteps: map[event.Step][2]string{
 		event.BeforeReadFile: {"Codex reads files through its shell, not a read tool a hook could gate",

@@ -27,7 +27,21 @@ var Export = &export.Target{
 	Style:      export.Anchored,
 	Prompts:    export.Set(), // Copilot's prompt type is a sessionStart prompt, not a model's verdict
 	Flat:       true, Version: true,
-	Shapes:     copilotShapes,
+	Shapes:       copilotShapes,
+	ShellEntries: true,
+	CommandPlace: "the command in toolArgs",
+	Ask: [2]string{"the Copilot cloud agent cannot ask the user and treats ask as deny (the CLI asks)",
+		"answer deny or allow where the hook must work in the cloud agent"},
+	FailClosedFix: `make the script print a deny answer when it fails (GitHub Copilot ignores exit code 2)`,
+	LoopFix:       "count follow-ups in the script itself",
+	ExitCodes: map[string][2]string{"preToolUse": {"GitHub Copilot takes exit code 2 as a warning, not a deny: a script that blocks with exit 2 no longer blocks",
+		`print {"permissionDecision":"deny","permissionDecisionReason":"…"} and exit 0 instead`}},
+	EventWarnings: map[event.Step][2]string{
+		event.BeforeSubmitPrompt: {"GitHub Copilot does not read answers to userPromptSubmitted: the hook can no longer block a prompt",
+			"keep prompt checks in Cursor, or gate the tools the prompt leads to in preToolUse"},
+		event.SessionStart: {"GitHub Copilot does not read answers to sessionStart: the env and additional_context the hook returns are lost",
+			"have the hooks that need the values compute them themselves"},
+	},
 	ManagedFix: "to keep them managed, distribute them in the repositories' .github/hooks/ through your organization",
 	MissingSteps: map[event.Step][2]string{
 		event.BeforeMCPExecution: {"agenthooks does not know how GitHub Copilot names MCP tools to hooks",

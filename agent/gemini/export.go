@@ -20,11 +20,25 @@ var Export = &export.Target{
 	Tools:      tools.ExportTools(),
 	Native:     export.Set(append(tools.Names(), "save_memory", "write_todos")...),
 	MCPAll:     "mcp_.*", MCPOne: "mcp_.+_%s",
-	Style:      export.Regex,
-	Prompts:    export.Set(), // command hooks only
-	ProjectDir: "$GEMINI_PROJECT_DIR",
-	Millis:     true,
-	Shapes:     geminiShapes,
+	Style:            export.Regex,
+	Prompts:          export.Set(), // command hooks only
+	ProjectDir:       "$GEMINI_PROJECT_DIR",
+	Millis:           true,
+	Shapes:           geminiShapes,
+	NamedHooks:       true,
+	LastMessageField: "prompt_response",
+	PromptMissing:    func(string) string { return "Gemini CLI runs command hooks only, no prompt hooks" },
+	ExitCodes: map[string][2]string{
+		"BeforeTool":  {exitDeny + "a script that fails that way blocks", exitFix},
+		"BeforeAgent": {exitDeny + "a script that fails that way blocks", exitFix},
+		"AfterAgent":  {exitDeny + "a script that fails that way makes Gemini CLI go on with the error output as its next prompt", exitFix},
+	},
+	EventWarnings: map[event.Step][2]string{
+		event.PostToolUseFailure: {"Gemini CLI has no event for failed tool calls: the hook now runs after every call of its tools, failed or not",
+			"return at once unless tool_response.error is set"},
+		event.SessionStart: {"Gemini CLI has no session environment for hooks: the env the hook returns is lost",
+			"have the hooks that need the values compute them themselves"},
+	},
 	ManagedFix: "to keep them managed, deploy them in Gemini CLI's system settings file (/etc/gemini-cli/settings.json on Linux)",
 	MissingSteps: map[event.Step][2]string{
 		event.SubagentStart: {"Gemini CLI has no subagent tool that a hook could stop", "keep it in Cursor"},
@@ -48,3 +62,9 @@ var geminiShapes = map[event.Step][2]string{
 	event.SessionEnd:           {"Gemini CLI's own reason values", ""},
 	event.PreCompact:           {"trigger, not the context_* counts", "systemMessage, not user_message"},
 }
+
+// How Gemini CLI reads exit codes, for the warnings.
+const (
+	exitDeny = "Gemini CLI takes any exit code but 0 and 1, without JSON on stdout, as a deny (Cursor denies only on 2): "
+	exitFix  = "exit 0 or 1 unless the hook means to block, or print JSON"
+)
