@@ -64,6 +64,10 @@ type Dialect struct {
 	// RefuseFn renders the agent's strongest "no" (Refuse); nil means
 	// exit 2 with the message on stderr.
 	RefuseFn func(msg string) Answer
+	// GateEvents and PromptEvents are the agent's events, in every
+	// spelling, that gate a tool call or a prompt submission: a payload of
+	// one that cannot be read could still be an action a hook would block.
+	GateEvents, PromptEvents []string
 }
 
 // Options are the caller's choices for an answer.

@@ -32,6 +32,17 @@ func (t EventTable) Names() []string {
 	return out
 }
 
+// OfKind lists the events of kind k, in order.
+func (t EventTable) OfKind(k Kind) []string {
+	var out []string
+	for _, r := range t {
+		if r.Kind == k {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
+
 // Named is the first event of kind k, "" when the agent has none.
 func (t EventTable) Named(k Kind) string {
 	for _, r := range t {

@@ -26,8 +26,8 @@ type handler struct {
 	ContinueOnBlock bool `json:"continueOnBlock,omitempty"`
 }
 
-// copilotHandler is one of Copilot's hook entries.
-type copilotHandler struct {
+// shellEntry is one of Copilot's hook entries.
+type shellEntry struct {
 	Type       string `json:"type"`
 	Bash       string `json:"bash"`
 	PowerShell string `json:"powershell"`
@@ -49,7 +49,7 @@ func (x *exporter) handler(h *config.Hook, m StepMap, matcher string) any {
 		if h.Source.ProjectLevel() {
 			cwd = "."
 		}
-		return copilotHandler{Type: config.TypeCommand, Bash: h.Command, PowerShell: h.Command, Cwd: cwd,
+		return shellEntry{Type: config.TypeCommand, Bash: h.Command, PowerShell: h.Command, Cwd: cwd,
 			TimeoutSec: x.seconds(h, d), Matcher: matcher}
 	}
 	out := handler{Type: h.Type}
@@ -62,7 +62,7 @@ func (x *exporter) handler(h *config.Hook, m StepMap, matcher string) any {
 		x.warn(h, KindTimeout, fmt.Sprintf(b.Message, seconds(d)), b.Fix)
 	}
 	if t.NamedHooks {
-		out.Name = x.geminiName(h)
+		out.Name = x.hookName(h)
 	}
 	if h.Type == config.TypePrompt {
 		out.Prompt, out.Model = h.Prompt, h.Model
@@ -127,10 +127,10 @@ func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
-// geminiName names a Gemini CLI hook after where it came from; Gemini
+// hookName names a Gemini CLI hook after where it came from; Gemini
 // uses names in its messages and to disable hooks, and treats two hooks
 // with the same name and command as one.
-func (x *exporter) geminiName(h *config.Hook) string {
+func (x *exporter) hookName(h *config.Hook) string {
 	name := "cursor-" + string(h.Step) + "-" + strconv.Itoa(h.Index)
 	if x.names[name] {
 		base := name + "-" + h.Source.String()

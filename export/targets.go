@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/sandbox"
 )
 
 // The tool names Cursor's preToolUse, postToolUse and postToolUseFailure
@@ -159,6 +160,9 @@ type Target struct {
 	// EventWarnings warns where the target's event does less or more than
 	// the step.
 	EventWarnings map[event.Step][2]string
+	// Sandbox renders an effective sandbox into the agent's own sandbox
+	// settings (sandbox.go); nil when it has none agenthooks can write.
+	Sandbox func(p sandbox.Policy) SandboxResult
 }
 
 // Budget is the time a target gives an event's hooks, and the warning

@@ -274,7 +274,7 @@ var gateSteps = []event.Step{event.PreToolUse, event.BeforeShellExecution, event
 // one of them when not even the event is known.
 func candidateSteps(ev string, pe *agent.ParseError) []event.Step {
 	var out []event.Step
-	tool, prompt := agent.MayGate(ev)
+	tool, prompt := agents.MayGate(ev)
 	if tool || (pe != nil && pe.Gating) {
 		out = append(out, gateSteps...)
 	}

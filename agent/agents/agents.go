@@ -64,6 +64,20 @@ func Install() install.Agents {
 	return as
 }
 
+// MayGate reports whether an event of any agent may gate a tool call or a
+// prompt submission (each agent's GateEvents and PromptEvents); an event
+// not known at all ("") may be either.
+func MayGate(ev string) (tool, prompt bool) {
+	if ev == "" {
+		return true, true
+	}
+	for _, a := range All {
+		t, p := a.Dialect.MayGate(ev)
+		tool, prompt = tool || t, prompt || p
+	}
+	return tool, prompt
+}
+
 // Names lists the agents' names, in All's order.
 func Names() []string {
 	out := make([]string, len(All))

@@ -94,3 +94,28 @@ func TestTablesAgreeAcrossParts(t *testing.T) {
 		}
 	}
 }
+
+// TestMayGate: the events that may gate, gathered from every agent, are
+// every agent's gates in every spelling, and nothing else.
+func TestMayGate(t *testing.T) {
+	tools := []string{"PreToolUse", "preToolUse", "BeforeTool", "tool.execute.before", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"}
+	prompts := []string{"UserPromptSubmit", "userPromptSubmitted", "BeforeAgent", "chat.message", "beforeSubmitPrompt"}
+	for _, ev := range tools {
+		if tool, prompt := MayGate(ev); !tool || prompt {
+			t.Errorf("MayGate(%s) = %v, %v; want a tool gate", ev, tool, prompt)
+		}
+	}
+	for _, ev := range prompts {
+		if tool, prompt := MayGate(ev); tool || !prompt {
+			t.Errorf("MayGate(%s) = %v, %v; want a prompt", ev, tool, prompt)
+		}
+	}
+	for _, ev := range []string{"PostToolUse", "Stop", "sessionStart", "AfterTool", "tool.execute.after"} {
+		if tool, prompt := MayGate(ev); tool || prompt {
+			t.Errorf("MayGate(%s) = %v, %v; want neither", ev, tool, prompt)
+		}
+	}
+	if tool, prompt := MayGate(""); !tool || !prompt {
+		t.Error(`MayGate("") is not both`)
+	}
+}

@@ -42,6 +42,8 @@ import (
 // included.
 var Dialect = &agent.Dialect{
 	Name:           "claude",
+	GateEvents:     eventsOfKind(agent.Tool),
+	PromptEvents:   eventsOfKind(agent.Prompt),
 	Title:          "Claude Code",
 	EnvFileVars:    []string{"CLAUDE_ENV_FILE"},
 	ProjectDirVars: []string{"CLAUDE_PROJECT_DIR"},

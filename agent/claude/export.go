@@ -29,6 +29,7 @@ var Export = &export.Target{
 	Prompts:    export.Set(promptEvents()...),
 	ProjectDir: `"$CLAUDE_PROJECT_DIR"`,
 	Shapes:     claudeShapes,
+	Sandbox:    claudeSandbox,
 	EventBudgets: map[string]export.Budget{"SessionEnd": {Limit: time.Minute,
 		Message: "Claude Code gives all SessionEnd hooks together at most 60 s, not the %s asked for",
 		Fix:     "keep session-end work short, or move it to a Stop hook"}},

@@ -36,6 +36,17 @@ var events = []eventRow{
 	{"SessionEnd", event.SessionEnd, agent.SessionEnd, false},
 }
 
+// eventsOfKind lists the events the dialect answers as kind k.
+func eventsOfKind(k agent.Kind) []string {
+	var out []string
+	for _, e := range events {
+		if e.Kind == k {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
 // promptEvents are the events where Claude Code runs prompt hooks.
 func promptEvents() []string {
 	var out []string

@@ -34,11 +34,13 @@ import (
 // A payload agenthooks cannot read exits 1: a failed hook, fail-open,
 // Codex's convention for every hook failure.
 var Dialect = &agent.Dialect{
-	Name:        "codex",
-	Title:       "Codex",
-	EnvFileVars: []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"},
-	ParseFn:     codexShaped.Parse,
-	AnswerFn:    answerCodex,
+	Name:         "codex",
+	GateEvents:   events.OfKind(agent.Tool),
+	PromptEvents: events.OfKind(agent.Prompt),
+	Title:        "Codex",
+	EnvFileVars:  []string{"CODEX_ENV_FILE", "CLAUDE_ENV_FILE"},
+	ParseFn:      codexShaped.Parse,
+	AnswerFn:     answerCodex,
 }
 
 // codexTools maps Codex's tool names to Cursor's. apply_patch is Codex's

@@ -25,6 +25,7 @@ var Export = &export.Target{
 	NameRune:         export.IsWordRune,
 	Prompts:          export.Set(), // Codex skips prompt hooks with a warning
 	Shapes:           codexShapes,
+	Sandbox:          codexSandbox,
 	LocationWarning:  "Codex gives hooks no project-folder variable, so the commands change into %s by its absolute path: the file works in this checkout only",
 	ShellReadsFix:    "Codex reads and searches through its shell: match Bash and look at the command",
 	LastMessageField: "last_assistant_message",

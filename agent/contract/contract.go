@@ -38,10 +38,14 @@ import (
 // {"decision":"allow"} with exit 0 and the error on stderr, as the
 // contract requires (fail-open).
 var Dialect = &agent.Dialect{
-	Name:     "contract",
-	Title:    "the hook contract",
-	ParseFn:  parseContract,
-	AnswerFn: answerContract,
+	Name: "contract",
+	// Cursor's own names of the gates, which a host speaking the
+	// contract may give as the event.
+	GateEvents:   []string{"preToolUse", "beforeShellExecution", "beforeMCPExecution", "beforeReadFile"},
+	PromptEvents: []string{"beforeSubmitPrompt"},
+	Title:        "the hook contract",
+	ParseFn:      parseContract,
+	AnswerFn:     answerContract,
 	FailFn: func(msg string, _ bool) agent.Answer {
 		return agent.Answer{Stdout: agent.JSONLine(map[string]any{"decision": "allow"}), Stderr: msg, Code: 0}
 	},

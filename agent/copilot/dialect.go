@@ -45,8 +45,11 @@ import (
 // A payload agenthooks cannot read exits 1: Copilot logs failing hooks and
 // goes on (fail-open).
 var Dialect = &agent.Dialect{
-	Name:  "copilot",
-	Title: "GitHub Copilot",
+	Name: "copilot",
+	// In both spellings.
+	GateEvents:   bothSpellings(events.OfKind(agent.Tool)),
+	PromptEvents: bothSpellings(events.OfKind(agent.Prompt)),
+	Title:        "GitHub Copilot",
 	// Copilot CLI reads .claude/settings(.local).json hooks itself.
 	RunsItself: []*config.Settings{claude.Settings},
 	ParseFn:    parseCopilot,
@@ -97,6 +100,15 @@ var pascalNames = map[string]string{
 	"sessionStart": "SessionStart", "userPromptSubmitted": "UserPromptSubmit", "preToolUse": "PreToolUse",
 	"postToolUse": "PostToolUse", "postToolUseFailure": "PostToolUseFailure", "agentStop": "Stop",
 	"subagentStop": "SubagentStop", "preCompact": "PreCompact", "sessionEnd": "SessionEnd",
+}
+
+// bothSpellings are the events in both of Copilot's spellings.
+func bothSpellings(names []string) []string {
+	var out []string
+	for _, n := range names {
+		out = append(out, n, pascalNames[n])
+	}
+	return out
 }
 
 // copilotEvents maps both spellings of Copilot's events to one name.

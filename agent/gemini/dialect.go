@@ -36,6 +36,8 @@ import (
 // with a warning: its convention for failing hooks (fail-open).
 var Dialect = &agent.Dialect{
 	Name:           "gemini",
+	GateEvents:     events.OfKind(agent.Tool),
+	PromptEvents:   events.OfKind(agent.Prompt),
 	Title:          "Gemini CLI",
 	ProjectDirVars: []string{"GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"},
 	ParseFn:        geminiShaped.Parse,

@@ -47,10 +47,12 @@ import (
 // aborts the call, so that is its convention (fail-closed). For other
 // hooks it exits 1, which the adapter logs and ignores.
 var Dialect = &agent.Dialect{
-	Name:     "opencode",
-	Title:    "OpenCode",
-	ParseFn:  parseOpenCode,
-	AnswerFn: answerOpenCode,
+	Name:         "opencode",
+	GateEvents:   []string{"tool.execute.before"},
+	PromptEvents: []string{"chat.message"},
+	Title:        "OpenCode",
+	ParseFn:      parseOpenCode,
+	AnswerFn:     answerOpenCode,
 	FailFn: func(msg string, gating bool) agent.Answer {
 		if gating {
 			return agent.Answer{Stdout: agent.JSONLine(map[string]any{"error": msg}), Stderr: msg, Code: 2}

@@ -99,7 +99,7 @@ nothing in it can be exported, or when -o FILE exists.`,
 	f.StringVar(&o.scope, "scope", "", "project (.cursor/hooks.json of the workspace, the default) or user (~/.cursor/hooks.json); also where the result belongs")
 	f.StringVarP(&o.output, "output", "o", "", "write the document to FILE instead of stdout (- is stdout); FILE must not exist")
 	f.BoolVar(&o.force, "force", false, "with -o, replace FILE if it exists")
-	f.BoolVar(&o.sandbox, "sandbox", false, "export the workspace's effective sandbox (its sandbox.json files merged) into the agent's own sandbox settings ("+strings.Join(export.SandboxAgents(), ", ")+") instead of its hooks")
+	f.BoolVar(&o.sandbox, "sandbox", false, "export the workspace's effective sandbox (its sandbox.json files merged) into the agent's own sandbox settings ("+strings.Join(agents.Export().SandboxAgents(), ", ")+") instead of its hooks")
 	_ = cmd.RegisterFlagCompletionFunc("to", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return agents.Export().Agents(), cobra.ShellCompDirectiveNoFileComp
 	})

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/agenthooks/agenthooks/agent/agents"
-	"github.com/agenthooks/agenthooks/export"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
 
@@ -21,7 +20,7 @@ func (o *exportOptions) runSandbox(ctx context.Context) error {
 	if o.file != "" {
 		return usageErr("--sandbox exports the sandbox.json files that apply to a workspace: give --workspace, not --file")
 	}
-	if !slices.Contains(export.SandboxAgents(), o.to) {
+	if !slices.Contains(agents.Export().SandboxAgents(), o.to) {
 		_, err := agents.Export().Sandbox(o.to, sandbox.Policy{})
 		return usageErr("export: %v", err)
 	}

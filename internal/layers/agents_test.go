@@ -19,6 +19,12 @@ import (
 // edit here. "x/..." stands for x and every package under it.
 var core = []string{"config/...", "runner/...", "engine/...", "policy/...", "session/...", "state/...", "match/...", "event/...", "hookshape/..."}
 
+// generic lists the packages that serve every agent through the agent's
+// own parts (its Dialect, export.Target, install.Agent) and so name none
+// either, though they may import the registry (host) or sit beside the
+// agent core; an entry without "/..." is that package alone.
+var generic = []string{"agent", "export", "internal/install", "host"}
+
 // agentWord is an agent's name in any case.
 var agentWord = regexp.MustCompile(`(?i)claude|codex|gemini|copilot|opencode`)
 
@@ -139,20 +145,21 @@ func agentNames(fset *token.FileSet, f *ast.File) []string {
 	return out
 }
 
-// TestCoreNamesNoAgent: no non-test file of the core names an agent in
-// its code, so an agent cannot be special-cased there under another
-// package's name.
+// TestCoreNamesNoAgent: no non-test file of the core, or of the generic
+// packages, names an agent in its code, so an agent cannot be
+// special-cased there under another package's name.
 func TestCoreNamesNoAgent(t *testing.T) {
 	root := moduleRoot(t)
 	files := 0
-	for _, p := range core {
-		dir := filepath.Join(root, filepath.FromSlash(strings.TrimSuffix(p, "/...")))
+	for _, p := range append(slices.Clone(core), generic...) {
+		base, recursive := strings.CutSuffix(p, "/...")
+		dir := filepath.Join(root, filepath.FromSlash(base))
 		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() {
-				if d.Name() == "testdata" {
+				if d.Name() == "testdata" || path != dir && !recursive {
 					return filepath.SkipDir
 				}
 				return nil
