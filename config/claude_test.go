@@ -36,8 +36,8 @@ func TestParseClaudeFile(t *testing.T) {
 	}
 	var got []string
 	for _, h := range f.Hooks {
-		if !h.Claude || !h.LoopLimit.Unlimited {
-			t.Errorf("%s: Claude %v, loop limit %+v", h.ID(), h.Claude, h.LoopLimit)
+		if h.Shape == nil || !h.LoopLimit.Unlimited {
+			t.Errorf("%s: Shape %v, loop limit %+v", h.ID(), h.Shape, h.LoopLimit)
 		}
 		got = append(got, string(h.Step)+" "+h.Type+" "+h.Matcher+" "+h.Command+h.Prompt)
 	}
@@ -133,8 +133,8 @@ func TestLoadClaudeSources(t *testing.T) {
 	}
 
 	loc := f.loc()
-	loc.NoClaude = true
+	loc.SkipSettings = []*Settings{testClaude}
 	if got := commands(Load(loc, trust).Hooks); !slices.Equal(got, []string{"project", "user"}) {
-		t.Errorf("NoClaude: hooks = %q", got)
+		t.Errorf("SkipSettings: hooks = %q", got)
 	}
 }

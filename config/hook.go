@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/hookshape"
 	"github.com/agenthooks/agenthooks/match"
 )
 
@@ -55,11 +56,11 @@ type Hook struct {
 	// sources), or the first workspace root; it becomes CURSOR_PROJECT_DIR.
 	Root string
 
-	// Claude marks a hook from a Claude Code settings file: it is matched
-	// by Claude Code's rule against Claude Code's tool names, reads the
-	// payload Claude Code would send and answers as to Claude Code
-	// (package claudecode).
-	Claude bool
+	// Shape marks a hook from another agent's settings file (Groups): it
+	// is matched by that agent's rule against that agent's names, reads
+	// the payload that agent would send and answers as to that agent. nil
+	// for a Cursor hook.
+	Shape hookshape.Shape
 
 	// Extra keeps per-hook keys this version does not know, untouched.
 	Extra map[string]json.RawMessage

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"syscall"
 )
 
@@ -97,21 +98,10 @@ func Load(loc Locations, trust Trust) *Set {
 		l.load(userFile, User, filepath.Join(home, ".cursor"), firstRoot)
 	}
 
-	if !loc.NoClaude {
-		claudeUser := ""
-		if home != "" {
-			claudeUser = ClaudeUserFile(home)
-		}
-		for _, r := range roots {
-			l.load(ClaudeLocalFile(r), ClaudeProjectLocal, r, r)
-		}
-		for _, r := range roots {
-			if p := ClaudeProjectFile(r); p != claudeUser {
-				l.load(p, ClaudeProject, r, r)
-			}
-		}
-		if home != "" {
-			l.load(claudeUser, ClaudeUser, home, firstRoot)
+	// Other agents' settings files, in the order of their sources.
+	for _, s := range DefinedSettings() {
+		if !slices.Contains(loc.SkipSettings, s) {
+			l.loadSettings(s, roots, home, firstRoot)
 		}
 	}
 	return l.set
@@ -165,11 +155,7 @@ func (l *loader) load(path string, src Source, dir, root string) {
 			f.Trusted = true
 		}
 	} else {
-		parse := ParseFile
-		if src.Claude() {
-			parse = ParseClaudeFile
-		}
-		f = parse(path, data, src, dir, root)
+		f = parserOf(src)(path, data, src, dir, root)
 	}
 	var stopped map[*Hook]bool
 	if err == nil && src.ProjectLevel() {

@@ -25,10 +25,12 @@ type Locations struct {
 	// WorkspaceRoots are the open workspace folders, in order; each may
 	// hold project hooks in <root>/.cursor/hooks.json.
 	WorkspaceRoots []string
-	// NoClaude leaves out Claude Code's settings files (sources 5–7): for
-	// a host that is Claude Code, or that reads them itself (GitHub
-	// Copilot CLI), running them again here would run them twice.
-	NoClaude bool
+	// SkipSettings leaves out other agents' settings files, which are
+	// otherwise read after Cursor's (every Settings defined in the
+	// process, DefineSettings): for a host that is that agent, or that
+	// reads them itself (GitHub Copilot CLI reads Claude Code's), running
+	// them again here would run them twice.
+	SkipSettings []*Settings
 }
 
 // DefaultEnterpriseFile returns this OS's system-wide hooks file.

@@ -13,14 +13,19 @@ type projectSource struct {
 }
 
 // projectSources lists the project-level hooks files of workspace root:
-// .cursor/hooks.json, then Claude Code's .claude/settings.local.json and
-// .claude/settings.json, as Load reads them.
+// .cursor/hooks.json, then the project-level settings files of every
+// defined agent (DefineSettings), as Load reads them. Trust pins them all,
+// whatever a host reads: trusting a workspace covers what any host runs.
 func projectSources(root string) []projectSource {
-	return []projectSource{
-		{ProjectFile(root), Project},
-		{ClaudeLocalFile(root), ClaudeProjectLocal},
-		{ClaudeProjectFile(root), ClaudeProject},
+	out := []projectSource{{ProjectFile(root), Project}}
+	for _, s := range DefinedSettings() {
+		for _, f := range s.Files {
+			if f.Project {
+				out = append(out, projectSource{f.Path(root), f.Source})
+			}
+		}
 	}
+	return out
 }
 
 // ProjectPins returns what trusting workspace root pins now, path →
@@ -50,11 +55,7 @@ func ProjectPins(root string) (map[string][32]byte, error) {
 			return nil, fmt.Errorf("cannot pin %s: %s", ps.path, errText(err))
 		}
 		pins[ps.path] = sha256.Sum256(data)
-		parse := ParseFile
-		if ps.src.Claude() {
-			parse = ParseClaudeFile
-		}
-		for _, h := range parse(ps.path, data, ps.src, root, root).Hooks {
+		for _, h := range parserOf(ps.src)(ps.path, data, ps.src, root, root).Hooks {
 			for _, rf := range h.RunFiles() {
 				switch {
 				case rf.Err != nil:

@@ -1,12 +1,9 @@
 package config
 
-import "strings"
-
-// projectDirVars are the variables the engine sets to the workspace root
-// for every hook (CURSOR_PROJECT_DIR, and CLAUDE_PROJECT_DIR that Claude
-// Code settings use in "$CLAUDE_PROJECT_DIR"/.claude/hooks/x.sh). Words
-// are expanded with them so such a script is found and pinned.
-var projectDirVars = []string{"CURSOR_PROJECT_DIR", "CLAUDE_PROJECT_DIR"}
+import (
+	"slices"
+	"strings"
+)
 
 // maxWordDepth bounds how deeply a quoted word is split again (the
 // script of sh -c '…', itself holding bash -c "…"): each level is a
@@ -20,8 +17,8 @@ const maxWordDepth = 3
 // The command is split the way sh splits it, roughly: blanks separate
 // words; single quotes, double quotes and backslashes quote; ; & | < > (
 // ) and backquotes end a word; # at the start of a word begins a comment.
-// $CURSOR_PROJECT_DIR and $CLAUDE_PROJECT_DIR (with or without braces)
-// become root; a word with any other expansion, or starting with ~, is
+// $CURSOR_PROJECT_DIR and every defined agent's project variable (with
+// or without braces, ProjectDirVars) become root; a word with any other expansion, or starting with ~, is
 // dropped, as it cannot be resolved here. A word just after an output
 // redirection (> >> >| &>) is dropped: it is written, not run or read, and
 // pinning a log file would stop its hook after the first run.
@@ -193,10 +190,5 @@ func varName(s string) (string, int) {
 }
 
 func isProjectDirVar(name string) bool {
-	for _, v := range projectDirVars {
-		if name == v {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(ProjectDirVars(), name)
 }

@@ -8,30 +8,29 @@ package config
 // hook that gave one.
 type Source int
 
-// The sources, highest priority first (docs/architecture.md, the sources).
+// Cursor's sources, highest priority first (docs/architecture.md, the
+// sources). The sources of other agents' settings files rank after them,
+// as DefineSettings numbers them.
 const (
 	Enterprise Source = iota + 1
 	Team
 	Project
 	User
-	ClaudeProjectLocal // <root>/.claude/settings.local.json
-	ClaudeProject      // <root>/.claude/settings.json
-	ClaudeUser         // ~/.claude/settings.json
 )
 
 var sourceNames = map[Source]string{
-	Enterprise:         "enterprise",
-	Team:               "team",
-	Project:            "project",
-	User:               "user",
-	ClaudeProjectLocal: "claude-project-local",
-	ClaudeProject:      "claude-project",
-	ClaudeUser:         "claude-user",
+	Enterprise: "enterprise",
+	Team:       "team",
+	Project:    "project",
+	User:       "user",
 }
 
 func (s Source) String() string {
 	if n, ok := sourceNames[s]; ok {
 		return n
+	}
+	if f := definedFile(s); f != nil {
+		return f.Name
 	}
 	return "unknown"
 }
@@ -39,10 +38,23 @@ func (s Source) String() string {
 // ProjectLevel reports whether hooks from this source come with a
 // repository and so run only in a trusted workspace.
 func (s Source) ProjectLevel() bool {
-	return s == Project || s == ClaudeProjectLocal || s == ClaudeProject
+	if s == Project {
+		return true
+	}
+	f := definedFile(s)
+	return f != nil && f.Project
 }
 
-// Claude reports whether the source is a Claude Code settings file.
-func (s Source) Claude() bool {
-	return s == ClaudeProjectLocal || s == ClaudeProject || s == ClaudeUser
+// Settings returns the other agent's settings files the source is one of,
+// nil for Cursor's own sources.
+func (s Source) Settings() *Settings {
+	return definedSettings(s)
+}
+
+// LowestSource is the source of lowest priority defined in this process:
+// the last source of the last settings defined, else User.
+func LowestSource() Source {
+	defined.mu.RLock()
+	defer defined.mu.RUnlock()
+	return User + Source(len(defined.files))
 }

@@ -14,8 +14,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/agenthooks/agenthooks/dialect"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/agent/agents"
+	codexagent "github.com/agenthooks/agenthooks/agent/codex"
 )
 
 // TestCodexEvents checks install's Codex events against the pinned Codex
@@ -47,14 +47,14 @@ func TestCodexEvents(t *testing.T) {
 	if err := json.Unmarshal(b, &schema); err != nil || len(schema.Definitions.HookEventName.Enum) == 0 {
 		t.Fatalf("no hook events in the schema (%v)", err)
 	}
-	wired := install.Events("codex")
+	wired := agents.Install().Events("codex")
 	var codexHas []string
 	for _, e := range schema.Definitions.HookEventName.Enum {
 		r := []rune(e)
 		r[0] = unicode.ToUpper(r[0])
 		ev := string(r)
 		codexHas = append(codexHas, ev)
-		req, err := dialect.Codex.Parse([]byte(`{"hook_event_name":"`+ev+`","session_id":"s","cwd":"/","prompt":"p",`+
+		req, err := codexagent.Dialect.Parse([]byte(`{"hook_event_name":"`+ev+`","session_id":"s","cwd":"/","prompt":"p",`+
 			`"tool_name":"Bash","tool_input":{"command":"ls"},"tool_response":"","source":"startup","trigger":"auto",`+
 			`"reason":"exit","stop_hook_active":false,"transcript_path":null,"model":"m","turn_id":"t"}`), "")
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
@@ -116,7 +117,7 @@ func BenchmarkClaudeHook(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg := `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "` + hook + `"}]}]}}`
-	if err := os.WriteFile(config.ClaudeUserFile(home), []byte(cfg), 0o644); err != nil {
+	if err := os.WriteFile(claude.UserFile(home), []byte(cfg), 0o644); err != nil {
 		b.Fatal(err)
 	}
 	env := []string{"PATH=" + os.Getenv("PATH")}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 )
@@ -13,7 +14,7 @@ import (
 // writeClaude writes the workspace's .claude/settings.json and trusts it.
 func (f *fixture) writeClaude(settings string) {
 	f.t.Helper()
-	p := config.ClaudeProjectFile(f.root)
+	p := claude.ProjectFile(f.root)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		f.t.Fatal(err)
 	}

@@ -119,5 +119,8 @@ func (r runEnv) forHook(h *config.Hook) []string {
 		}
 	}
 	env = append(env, r.tail...)
-	return append(env, "CURSOR_PROJECT_DIR="+h.Root, "CLAUDE_PROJECT_DIR="+h.Root)
+	for _, v := range config.ProjectDirVars() {
+		env = append(env, v+"="+h.Root)
+	}
+	return env
 }

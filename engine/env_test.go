@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
@@ -36,7 +37,7 @@ func (f *fixture) bin(dir, name, body string) string {
 // writeClaudeUser writes ~/.claude/settings.json, the lowest source.
 func (f *fixture) writeClaudeUser(settings string) {
 	f.t.Helper()
-	p := config.ClaudeUserFile(f.home)
+	p := claude.UserFile(f.home)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		f.t.Fatal(err)
 	}

@@ -4,15 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
-	"github.com/agenthooks/agenthooks/claudecode"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/hookshape"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -148,16 +149,23 @@ type Match struct {
 	Err error
 }
 
+// shapedTargets are the match targets of one shape for the step.
+type shapedTargets struct {
+	shape   hookshape.Shape
+	targets []string
+	ok      bool
+}
+
 // match tests every configured hook of the step, in priority order. Hooks
-// from Claude Code settings files are tested by Claude Code's rules, against
-// Claude Code's names for the same thing (package claudecode).
+// from other agents' settings files are tested by their agent's rules,
+// against that agent's names for the same thing (Hook.Shape), worked out
+// once per shape.
 func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.Hook) []Match {
 	target, ok := event.MatchTarget(step, fields)
-	var claudeTargets []string
-	claudeOK, claudeDone := false, false
+	var shaped []shapedTargets
 	out := make([]Match, len(hooks))
 	for i, h := range hooks {
-		if !h.Claude {
+		if h.Shape == nil {
 			m := Match{Hook: h, Target: target, Ignored: !ok, Matched: !ok}
 			if ok {
 				m.Matched, m.Err = h.MatchValue(target)
@@ -166,14 +174,17 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 			out[i] = m
 			continue
 		}
-		if !claudeDone {
-			claudeTargets, claudeOK = claudecode.Targets(step, fields)
-			claudeDone = true
+		j := slices.IndexFunc(shaped, func(s shapedTargets) bool { return s.shape == h.Shape })
+		if j < 0 {
+			ts, tok := h.Shape.Targets(step, fields)
+			shaped = append(shaped, shapedTargets{h.Shape, ts, tok})
+			j = len(shaped) - 1
 		}
-		m := Match{Hook: h, Ignored: !claudeOK, Matched: !claudeOK}
-		if claudeOK {
-			m.Target = strings.Join(claudeTargets, " | ")
-			for _, t := range claudeTargets {
+		st := shaped[j]
+		m := Match{Hook: h, Ignored: !st.ok, Matched: !st.ok}
+		if st.ok {
+			m.Target = strings.Join(st.targets, " | ")
+			for _, t := range st.targets {
 				ok, err := h.MatchValue(t)
 				if ok {
 					m.Matched, m.Err = true, nil
@@ -194,7 +205,7 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 // undecided hooks (their matcher could not decide) fail without running.
 func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.Hook, undecided map[*config.Hook]error, body []byte, env runEnv) []Outcome {
 	outcomes := make([]Outcome, len(hooks))
-	claudeBody := claudePayload(step, hooks, body)
+	bodies := shapedPayloads(step, hooks, body)
 	runOne := func(i int) {
 		h := hooks[i]
 		if err, ok := undecided[h]; ok {
@@ -203,8 +214,8 @@ func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.H
 			return
 		}
 		b := body
-		if h.Claude {
-			b = claudeBody
+		if h.Shape != nil {
+			b = bodies[h.Shape]
 		}
 		outcomes[i] = Outcome{Hook: h, Result: e.runHook(ctx, step, h, b, env)}
 	}
@@ -239,20 +250,30 @@ func (e *Engine) execute(ctx context.Context, step event.Step, hooks []*config.H
 	return outcomes
 }
 
-// claudePayload is the payload in Claude Code's shape, for the hooks from
-// Claude Code settings files; nil when there are none. The Cursor payload
-// was encoded by the engine, so it always translates; if it did not, the
-// hooks get the Cursor payload rather than none.
-func claudePayload(step event.Step, hooks []*config.Hook, body []byte) []byte {
+// shapedPayloads are the payloads in each shape of the hooks from other
+// agents' settings files, translated once per shape; nil when there are
+// none. The Cursor payload was encoded by the engine, so it always
+// translates; if it did not, the hooks get the Cursor payload rather than
+// none.
+func shapedPayloads(step event.Step, hooks []*config.Hook, body []byte) map[hookshape.Shape][]byte {
+	var out map[hookshape.Shape][]byte
 	for _, h := range hooks {
-		if h.Claude {
-			if b, err := claudecode.Input(step, body); err == nil {
-				return b
-			}
-			return body
+		if h.Shape == nil {
+			continue
 		}
+		if _, done := out[h.Shape]; done {
+			continue
+		}
+		if out == nil {
+			out = map[hookshape.Shape][]byte{}
+		}
+		b, err := h.Shape.Input(step, body)
+		if err != nil {
+			b = body
+		}
+		out[h.Shape] = b
 	}
-	return nil
+	return out
 }
 
 func (e *Engine) runHook(ctx context.Context, step event.Step, h *config.Hook, body []byte, env runEnv) runner.Result {

@@ -36,7 +36,7 @@ func envSource(hooks []Outcome, name string) config.Source {
 			return o.Hook.Source
 		}
 	}
-	return session.UnknownSource
+	return session.UnknownSource()
 }
 
 // screenEnv takes the refused variables out of a sessionStart hook's

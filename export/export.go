@@ -133,43 +133,67 @@ const (
 	KindLocation Kind = "location"
 )
 
-// Agents lists the targets To knows, in a fixed order.
-func Agents() []string {
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = t.name
+// Targets are the agents export knows, in the order they are listed: each
+// agent's package defines its Target, and the registry (package
+// agent/agents) gathers them.
+type Targets []*Target
+
+// Agents lists the targets' names, in order.
+func (ts Targets) Agents() []string {
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		names[i] = t.Name
 	}
 	return names
 }
 
+// Lookup returns the target named agent, nil for an unknown agent.
+func (ts Targets) Lookup(agent string) *Target {
+	for _, t := range ts {
+		if t.Name == agent {
+			return t
+		}
+	}
+	return nil
+}
+
 // Title returns an agent's name in messages ("Claude Code"), or "" for an
 // unknown agent.
-func Title(agent string) string {
-	if t := lookup(agent); t != nil {
-		return t.title
+func (ts Targets) Title(agent string) string {
+	if t := ts.Lookup(agent); t != nil {
+		return t.Title
 	}
 	return ""
 }
 
 // UnknownAgentError is To's error for an agent it does not know.
-type UnknownAgentError struct{ Agent string }
+type UnknownAgentError struct {
+	Agent string
+	// Known are the agents it knows.
+	Known []string
+}
 
 func (e *UnknownAgentError) Error() string {
-	return fmt.Sprintf("unknown agent %q: export knows %s", e.Agent, strings.Join(Agents(), ", "))
+	return fmt.Sprintf("unknown agent %q: export knows %s", e.Agent, strings.Join(e.Known, ", "))
 }
 
 // To translates hooks into agent's native settings. The hooks keep their
 // order; each is exported or skipped with a warning saying why. An
 // unknown agent is the only error: a result with nothing exported is
 // still a result (its warnings say why), for the caller to judge.
-func To(agent string, hooks []*config.Hook) (Result, error) {
-	t := lookup(agent)
+func (ts Targets) To(agent string, hooks []*config.Hook) (Result, error) {
+	t := ts.Lookup(agent)
 	if t == nil {
-		return Result{}, &UnknownAgentError{Agent: agent}
+		return Result{}, &UnknownAgentError{Agent: agent, Known: ts.Agents()}
 	}
+	return t.To(hooks)
+}
+
+// To translates hooks into the target's native settings, as Targets.To.
+func (t *Target) To(hooks []*config.Hook) (Result, error) {
 	x := &exporter{t: t, res: Result{
-		Agent: t.name, Title: t.title,
-		ProjectPath: t.projectPath, UserPath: t.userPath,
+		Agent: t.Name, Title: t.Title,
+		ProjectPath: t.ProjectPath, UserPath: t.UserPath,
 	}, filesSeen: map[string]bool{}, names: map[string]bool{}}
 	for _, h := range hooks {
 		if h == nil {
@@ -192,7 +216,7 @@ func To(agent string, hooks []*config.Hook) (Result, error) {
 
 // exporter holds one translation in progress.
 type exporter struct {
-	t   *target
+	t   *Target
 	res Result
 	// events maps each target event to its matcher groups, in order of
 	// first appearance.
@@ -236,10 +260,10 @@ func (x *exporter) file(h *config.Hook) {
 	switch h.Source {
 	case config.Enterprise, config.Team:
 		w(KindSource, fmt.Sprintf("these are %s hooks: in %s's settings they are ordinary hooks the user can edit or remove, with no priority over others",
-			h.Source, x.t.title), x.t.managedFix)
+			h.Source, x.t.Title), x.t.ManagedFix)
 	}
-	if x.t.name == "codex" && h.Source.ProjectLevel() && h.Dir != "" {
-		w(KindLocation, fmt.Sprintf("Codex gives hooks no project-folder variable, so the commands change into %s by its absolute path: the file works in this checkout only", h.Dir),
+	if x.t.LocationWarning != "" && h.Source.ProjectLevel() && h.Dir != "" {
+		w(KindLocation, fmt.Sprintf(x.t.LocationWarning, h.Dir),
 			"export again in each checkout, or edit the cd at the start of each command")
 	}
 }
@@ -247,20 +271,20 @@ func (x *exporter) file(h *config.Hook) {
 // hook translates one hook; it reports whether the hook was exported.
 func (x *exporter) hook(h *config.Hook) bool {
 	t := x.t
-	m, ok := t.steps[h.Step]
+	m, ok := t.Steps[h.Step]
 	if !ok {
 		msg, fix := t.missing(h.Step)
 		return x.skip(h, KindStep, msg, fix)
 	}
-	if h.Type == config.TypePrompt && !t.prompts[m.event] {
-		return x.skip(h, KindPrompt, t.promptMissing(m.event), "rewrite it as a command hook, or keep it as it is and run it through "+t.install())
+	if h.Type == config.TypePrompt && !t.Prompts[m.Event] {
+		return x.skip(h, KindPrompt, t.promptMissing(m.Event), "rewrite it as a command hook, or keep it as it is and run it through "+t.install())
 	}
 	matcher, ok := x.matcher(h, m)
 	if !ok {
 		return false
 	}
 	handler := x.handler(h, m, matcher)
-	x.add(m.event, matcher, handler)
+	x.add(m.Event, matcher, handler)
 	x.warnings(h, m)
 	return true
 }
@@ -271,7 +295,7 @@ func (x *exporter) add(ev, matcher string, handler any) {
 		x.events = map[string][]*group{}
 	}
 	for _, g := range x.events[ev] {
-		if g.matcher == matcher && !x.t.flat {
+		if g.matcher == matcher && !x.t.Flat {
 			g.handlers = append(g.handlers, handler)
 			return
 		}
@@ -283,14 +307,14 @@ func (x *exporter) add(ev, matcher string, handler any) {
 // order, with "version": 1 first for Copilot.
 func (x *exporter) document() ([]byte, error) {
 	var hooks object
-	for _, ev := range x.t.eventOrder {
+	for _, ev := range x.t.EventOrder {
 		groups := x.events[ev]
 		if len(groups) == 0 {
 			continue
 		}
 		var list []any
 		for _, g := range groups {
-			if x.t.flat {
+			if x.t.Flat {
 				list = append(list, g.handlers...)
 				continue
 			}
@@ -302,7 +326,7 @@ func (x *exporter) document() ([]byte, error) {
 		hooks = object{}
 	}
 	doc := object{member{"hooks", hooks}}
-	if x.t.version {
+	if x.t.Version {
 		doc = slices.Insert(doc, 0, member{"version", 1})
 	}
 	return encodeIndent(doc)

@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"errors"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/export"
 )
 
 // where is a step's place in a target: event and matcher.
@@ -88,7 +89,7 @@ var stepsWant = map[string]map[event.Step]where{
 }
 
 func TestExportSteps(t *testing.T) {
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		for _, step := range event.Steps {
 			t.Run(agent+"/"+string(step), func(t *testing.T) {
 				r := mustExport(t, agent, hooksOf(t, config.Project, one(step, `{"command":"./x.sh"}`)))
@@ -98,7 +99,7 @@ func TestExportSteps(t *testing.T) {
 					if r.Exported != 0 || r.Skipped != 1 || len(es) != 0 {
 						t.Fatalf("want skipped, got:\n%s", dump(r))
 					}
-					ws := warningsOf(r, KindStep)
+					ws := warningsOf(r, export.KindStep)
 					if len(ws) != 1 || !ws[0].Skipped || ws[0].Step != step || !strings.Contains(ws[0].Message, "not exported") || ws[0].Fix == "" {
 						t.Fatalf("want one skip warning, got:\n%s", dump(r))
 					}
@@ -110,7 +111,7 @@ func TestExportSteps(t *testing.T) {
 				if es[0].event != want.event || es[0].matcher != want.matcher {
 					t.Fatalf("got %s %q, want %s %q", es[0].event, es[0].matcher, want.event, want.matcher)
 				}
-				if n := len(warningsOf(r, KindPayload)); n != 1 {
+				if n := len(warningsOf(r, export.KindPayload)); n != 1 {
 					t.Fatalf("want one payload warning, got %d:\n%s", n, dump(r))
 				}
 			})
@@ -123,9 +124,9 @@ func TestExportSteps(t *testing.T) {
 // the round trip in roundtrip_test.go).
 func TestExportStepsCoverEventOrder(t *testing.T) {
 	for _, tg := range targets {
-		for step, m := range tg.steps {
-			if !slices.Contains(tg.eventOrder, m.event) {
-				t.Errorf("%s: %s goes to %s, which is not in the event order", tg.name, step, m.event)
+		for step, m := range tg.Steps {
+			if !slices.Contains(tg.EventOrder, m.Event) {
+				t.Errorf("%s: %s goes to %s, which is not in the event order", tg.Name, step, m.Event)
 			}
 		}
 	}
@@ -192,7 +193,7 @@ func TestExportMatchers(t *testing.T) {
 		}
 		t.Run(c.agent+"/"+string(step)+"/"+c.matcher, func(t *testing.T) {
 			r := mustExport(t, c.agent, hooksOf(t, config.Project, one(step, `{"command":"./x.sh","matcher":`+jsonString(c.matcher)+`}`)))
-			ws := warningsOf(r, KindMatcher)
+			ws := warningsOf(r, export.KindMatcher)
 			switch {
 			case c.warn == "" && len(ws) > 0:
 				t.Fatalf("unexpected matcher warning:\n%s", dump(r))
@@ -246,7 +247,7 @@ func TestExportTimeouts(t *testing.T) {
 			if got := es[0].handler[c.key]; got != c.want {
 				t.Fatalf("%s = %v, want %v", c.key, got, c.want)
 			}
-			if ws := warningsOf(r, KindTimeout); (len(ws) == 1) != c.warn || len(ws) > 1 {
+			if ws := warningsOf(r, export.KindTimeout); (len(ws) == 1) != c.warn || len(ws) > 1 {
 				t.Fatalf("timeout warnings: want %v, got:\n%s", c.warn, dump(r))
 			}
 		})
@@ -260,61 +261,61 @@ func TestExportWarnings(t *testing.T) {
 		src   config.Source
 		step  event.Step
 		hook  string
-		want  []Kind
-		not   []Kind
+		want  []export.Kind
+		not   []export.Kind
 		skip  bool
 	}{
-		{name: "failClosed", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh","failClosed":true}`, want: []Kind{KindFailClosed}},
-		{name: "failClosed", agent: "gemini", step: event.BeforeReadFile, hook: `{"command":"./x.sh","failClosed":true}`, want: []Kind{KindFailClosed}},
-		{name: "failClosed", agent: "codex", step: event.PreToolUse, hook: `{"command":"./x.sh","failClosed":true}`, want: []Kind{KindFailClosed}},
-		{name: "failClosed", agent: "copilot", step: event.PreToolUse, hook: `{"command":"./x.sh","failClosed":true}`, want: []Kind{KindFailClosed}},
-		{name: "fail open", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, not: []Kind{KindFailClosed}},
-		{name: "loop default", agent: "claude", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []Kind{KindLoopLimit}},
-		{name: "loop 8", agent: "claude", step: event.Stop, hook: `{"command":"./x.sh","loop_limit":8}`, not: []Kind{KindLoopLimit}},
-		{name: "loop null", agent: "claude", step: event.SubagentStop, hook: `{"command":"./x.sh","loop_limit":null}`, want: []Kind{KindLoopLimit}},
-		{name: "loop", agent: "gemini", step: event.Stop, hook: `{"command":"./x.sh","loop_limit":2}`, want: []Kind{KindLoopLimit}},
-		{name: "loop", agent: "codex", step: event.SubagentStop, hook: `{"command":"./x.sh"}`, want: []Kind{KindLoopLimit}},
-		{name: "loop", agent: "copilot", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []Kind{KindLoopLimit}},
-		{name: "no loop", agent: "claude", step: event.PreToolUse, hook: `{"command":"./x.sh"}`, not: []Kind{KindLoopLimit}},
-		{name: "prompt", agent: "claude", step: event.PreToolUse, hook: `{"type":"prompt","prompt":"safe?"}`, want: []Kind{KindPayload}, not: []Kind{KindPrompt}},
-		{name: "prompt model", agent: "claude", step: event.Stop, hook: `{"type":"prompt","prompt":"done?","model":"gpt-4o-mini"}`, want: []Kind{KindPrompt}},
-		{name: "prompt claude model", agent: "claude", step: event.Stop, hook: `{"type":"prompt","prompt":"done?","model":"claude-haiku-4-5"}`, not: []Kind{KindPrompt}},
-		{name: "prompt at session start", agent: "claude", step: event.SessionStart, hook: `{"type":"prompt","prompt":"x"}`, want: []Kind{KindPrompt}, skip: true},
-		{name: "prompt", agent: "gemini", step: event.PreToolUse, hook: `{"type":"prompt","prompt":"safe?"}`, want: []Kind{KindPrompt}, skip: true},
-		{name: "prompt", agent: "codex", step: event.Stop, hook: `{"type":"prompt","prompt":"done?"}`, want: []Kind{KindPrompt}, skip: true},
-		{name: "prompt", agent: "copilot", step: event.SessionStart, hook: `{"type":"prompt","prompt":"x"}`, want: []Kind{KindPrompt}, skip: true},
-		{name: "ask", agent: "codex", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []Kind{KindAsk}},
-		{name: "ask", agent: "codex", step: event.BeforeMCPExecution, hook: `{"command":"./x.sh"}`, want: []Kind{KindAsk}},
-		{name: "ask", agent: "copilot", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []Kind{KindAsk}},
-		{name: "ask", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, not: []Kind{KindAsk}},
-		{name: "ask", agent: "gemini", step: event.BeforeMCPExecution, hook: `{"command":"./x.sh"}`, not: []Kind{KindAsk}},
-		{name: "ask not at preToolUse", agent: "codex", step: event.PreToolUse, hook: `{"command":"./x.sh"}`, not: []Kind{KindAsk}},
-		{name: "exit 2", agent: "copilot", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []Kind{KindExitCode}},
-		{name: "exit 2", agent: "copilot", step: event.SubagentStart, hook: `{"command":"./x.sh"}`, want: []Kind{KindExitCode}},
-		{name: "exit 2", agent: "copilot", step: event.PostToolUse, hook: `{"command":"./x.sh"}`, not: []Kind{KindExitCode}},
-		{name: "exit 2", agent: "codex", step: event.BeforeMCPExecution, hook: `{"command":"./x.sh"}`, want: []Kind{KindExitCode}},
-		{name: "exit codes", agent: "gemini", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []Kind{KindExitCode}},
-		{name: "exit codes", agent: "gemini", step: event.BeforeSubmitPrompt, hook: `{"command":"./x.sh"}`, want: []Kind{KindExitCode}},
-		{name: "exit codes", agent: "gemini", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []Kind{KindExitCode}},
-		{name: "exit codes", agent: "gemini", step: event.AfterFileEdit, hook: `{"command":"./x.sh"}`, not: []Kind{KindExitCode}},
-		{name: "exit 2 compact", agent: "claude", step: event.PreCompact, hook: `{"command":"./x.sh"}`, want: []Kind{KindExitCode}},
-		{name: "exit 2", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, not: []Kind{KindExitCode}},
-		{name: "content", agent: "claude", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []Kind{KindContent}},
-		{name: "content", agent: "gemini", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []Kind{KindContent}},
-		{name: "content", agent: "copilot", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []Kind{KindContent}},
-		{name: "read", agent: "codex", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []Kind{KindStep}, not: []Kind{KindContent}, skip: true},
-		{name: "failure event", agent: "gemini", step: event.PostToolUseFailure, hook: `{"command":"./x.sh"}`, want: []Kind{KindEvent}},
-		{name: "failure event", agent: "claude", step: event.PostToolUseFailure, hook: `{"command":"./x.sh"}`, not: []Kind{KindEvent}},
-		{name: "prompt block", agent: "copilot", step: event.BeforeSubmitPrompt, hook: `{"command":"./x.sh"}`, want: []Kind{KindEvent}},
-		{name: "session env", agent: "gemini", step: event.SessionStart, hook: `{"command":"./x.sh"}`, want: []Kind{KindEvent}},
-		{name: "session env", agent: "copilot", step: event.SessionStart, hook: `{"command":"./x.sh"}`, want: []Kind{KindEvent}},
-		{name: "session env file", agent: "claude", step: event.SessionStart, hook: `{"command":"./x.sh"}`, not: []Kind{KindEvent}},
-		{name: "source", agent: "claude", src: config.Enterprise, step: event.Stop, hook: `{"command":"./x.sh"}`, want: []Kind{KindSource}},
-		{name: "source", agent: "copilot", src: config.Team, step: event.Stop, hook: `{"command":"./x.sh"}`, want: []Kind{KindSource}},
-		{name: "source", agent: "claude", src: config.User, step: event.Stop, hook: `{"command":"./x.sh"}`, not: []Kind{KindSource}},
-		{name: "location", agent: "codex", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []Kind{KindLocation}},
-		{name: "location", agent: "codex", src: config.User, step: event.Stop, hook: `{"command":"./x.sh"}`, not: []Kind{KindLocation}},
-		{name: "location", agent: "claude", step: event.Stop, hook: `{"command":"./x.sh"}`, not: []Kind{KindLocation}},
+		{name: "failClosed", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh","failClosed":true}`, want: []export.Kind{export.KindFailClosed}},
+		{name: "failClosed", agent: "gemini", step: event.BeforeReadFile, hook: `{"command":"./x.sh","failClosed":true}`, want: []export.Kind{export.KindFailClosed}},
+		{name: "failClosed", agent: "codex", step: event.PreToolUse, hook: `{"command":"./x.sh","failClosed":true}`, want: []export.Kind{export.KindFailClosed}},
+		{name: "failClosed", agent: "copilot", step: event.PreToolUse, hook: `{"command":"./x.sh","failClosed":true}`, want: []export.Kind{export.KindFailClosed}},
+		{name: "fail open", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindFailClosed}},
+		{name: "loop default", agent: "claude", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindLoopLimit}},
+		{name: "loop 8", agent: "claude", step: event.Stop, hook: `{"command":"./x.sh","loop_limit":8}`, not: []export.Kind{export.KindLoopLimit}},
+		{name: "loop null", agent: "claude", step: event.SubagentStop, hook: `{"command":"./x.sh","loop_limit":null}`, want: []export.Kind{export.KindLoopLimit}},
+		{name: "loop", agent: "gemini", step: event.Stop, hook: `{"command":"./x.sh","loop_limit":2}`, want: []export.Kind{export.KindLoopLimit}},
+		{name: "loop", agent: "codex", step: event.SubagentStop, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindLoopLimit}},
+		{name: "loop", agent: "copilot", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindLoopLimit}},
+		{name: "no loop", agent: "claude", step: event.PreToolUse, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindLoopLimit}},
+		{name: "prompt", agent: "claude", step: event.PreToolUse, hook: `{"type":"prompt","prompt":"safe?"}`, want: []export.Kind{export.KindPayload}, not: []export.Kind{export.KindPrompt}},
+		{name: "prompt model", agent: "claude", step: event.Stop, hook: `{"type":"prompt","prompt":"done?","model":"gpt-4o-mini"}`, want: []export.Kind{export.KindPrompt}},
+		{name: "prompt claude model", agent: "claude", step: event.Stop, hook: `{"type":"prompt","prompt":"done?","model":"claude-haiku-4-5"}`, not: []export.Kind{export.KindPrompt}},
+		{name: "prompt at session start", agent: "claude", step: event.SessionStart, hook: `{"type":"prompt","prompt":"x"}`, want: []export.Kind{export.KindPrompt}, skip: true},
+		{name: "prompt", agent: "gemini", step: event.PreToolUse, hook: `{"type":"prompt","prompt":"safe?"}`, want: []export.Kind{export.KindPrompt}, skip: true},
+		{name: "prompt", agent: "codex", step: event.Stop, hook: `{"type":"prompt","prompt":"done?"}`, want: []export.Kind{export.KindPrompt}, skip: true},
+		{name: "prompt", agent: "copilot", step: event.SessionStart, hook: `{"type":"prompt","prompt":"x"}`, want: []export.Kind{export.KindPrompt}, skip: true},
+		{name: "ask", agent: "codex", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindAsk}},
+		{name: "ask", agent: "codex", step: event.BeforeMCPExecution, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindAsk}},
+		{name: "ask", agent: "copilot", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindAsk}},
+		{name: "ask", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindAsk}},
+		{name: "ask", agent: "gemini", step: event.BeforeMCPExecution, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindAsk}},
+		{name: "ask not at preToolUse", agent: "codex", step: event.PreToolUse, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindAsk}},
+		{name: "exit 2", agent: "copilot", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindExitCode}},
+		{name: "exit 2", agent: "copilot", step: event.SubagentStart, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindExitCode}},
+		{name: "exit 2", agent: "copilot", step: event.PostToolUse, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindExitCode}},
+		{name: "exit 2", agent: "codex", step: event.BeforeMCPExecution, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindExitCode}},
+		{name: "exit codes", agent: "gemini", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindExitCode}},
+		{name: "exit codes", agent: "gemini", step: event.BeforeSubmitPrompt, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindExitCode}},
+		{name: "exit codes", agent: "gemini", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindExitCode}},
+		{name: "exit codes", agent: "gemini", step: event.AfterFileEdit, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindExitCode}},
+		{name: "exit 2 compact", agent: "claude", step: event.PreCompact, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindExitCode}},
+		{name: "exit 2", agent: "claude", step: event.BeforeShellExecution, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindExitCode}},
+		{name: "content", agent: "claude", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindContent}},
+		{name: "content", agent: "gemini", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindContent}},
+		{name: "content", agent: "copilot", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindContent}},
+		{name: "read", agent: "codex", step: event.BeforeReadFile, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindStep}, not: []export.Kind{export.KindContent}, skip: true},
+		{name: "failure event", agent: "gemini", step: event.PostToolUseFailure, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindEvent}},
+		{name: "failure event", agent: "claude", step: event.PostToolUseFailure, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindEvent}},
+		{name: "prompt block", agent: "copilot", step: event.BeforeSubmitPrompt, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindEvent}},
+		{name: "session env", agent: "gemini", step: event.SessionStart, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindEvent}},
+		{name: "session env", agent: "copilot", step: event.SessionStart, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindEvent}},
+		{name: "session env file", agent: "claude", step: event.SessionStart, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindEvent}},
+		{name: "source", agent: "claude", src: config.Enterprise, step: event.Stop, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindSource}},
+		{name: "source", agent: "copilot", src: config.Team, step: event.Stop, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindSource}},
+		{name: "source", agent: "claude", src: config.User, step: event.Stop, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindSource}},
+		{name: "location", agent: "codex", step: event.Stop, hook: `{"command":"./x.sh"}`, want: []export.Kind{export.KindLocation}},
+		{name: "location", agent: "codex", src: config.User, step: event.Stop, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindLocation}},
+		{name: "location", agent: "claude", step: event.Stop, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindLocation}},
 	} {
 		src := c.src
 		if src == 0 {
@@ -322,7 +323,7 @@ func TestExportWarnings(t *testing.T) {
 		}
 		t.Run(c.agent+"/"+string(c.step)+"/"+c.name, func(t *testing.T) {
 			r := mustExport(t, c.agent, hooksOf(t, src, one(c.step, c.hook)))
-			var got []Kind
+			var got []export.Kind
 			for _, w := range r.Warnings {
 				got = append(got, w.Kind)
 				if w.Message == "" || w.Fix == "" {
@@ -354,16 +355,16 @@ func TestExportWarningCounts(t *testing.T) {
 		"stop":[{"command":"./c.sh"}],
 		"afterAgentThought":[{"command":"./d.sh"}]}}`
 	hooks := hooksOf(t, config.Enterprise, doc)
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		r := mustExport(t, agent, hooks)
 		if r.Exported != 3 || r.Skipped != 1 {
 			t.Fatalf("%s: exported %d, skipped %d", agent, r.Exported, r.Skipped)
 		}
-		if n := len(warningsOf(r, KindPayload)); n != 3 {
+		if n := len(warningsOf(r, export.KindPayload)); n != 3 {
 			t.Errorf("%s: %d payload warnings, want 3", agent, n)
 		}
-		src := warningsOf(r, KindSource)
-		if len(src) != 1 || src[0].Step != "" || r.Warnings[0].Kind != KindSource {
+		src := warningsOf(r, export.KindSource)
+		if len(src) != 1 || src[0].Step != "" || r.Warnings[0].Kind != export.KindSource {
 			t.Errorf("%s: want one source warning first, got:\n%s", agent, dump(r))
 		}
 		if !strings.HasPrefix(src[0].String(), "/etc/cursor/hooks.json: these are enterprise hooks") {
@@ -540,34 +541,34 @@ func TestExportGrouping(t *testing.T) {
 }
 
 func TestExportEmptyAndErrors(t *testing.T) {
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		r := mustExport(t, agent, nil)
 		if r.Exported != 0 || len(r.Warnings) != 0 || len(entries(t, r)) != 0 {
 			t.Errorf("%s: %s", agent, dump(r))
 		}
-		if r.Title == "" || r.ProjectPath == "" || r.UserPath == "" || Title(agent) != r.Title {
+		if r.Title == "" || r.ProjectPath == "" || r.UserPath == "" || targets.Title(agent) != r.Title {
 			t.Errorf("%s: %+v", agent, r)
 		}
 	}
 	if string(mustExport(t, "copilot", nil).Document) != "{\n  \"version\": 1,\n  \"hooks\": {}\n}\n" {
 		t.Errorf("empty copilot document: %s", mustExport(t, "copilot", nil).Document)
 	}
-	_, err := To("opencode", nil)
-	var ua *UnknownAgentError
+	_, err := targets.To("opencode", nil)
+	var ua *export.UnknownAgentError
 	if !errors.As(err, &ua) || ua.Agent != "opencode" || !strings.Contains(err.Error(), "claude, gemini, codex, copilot") {
 		t.Fatalf("unknown agent: %v", err)
 	}
-	if Title("vim") != "" {
+	if targets.Title("vim") != "" {
 		t.Error("Title of an unknown agent")
 	}
 }
 
 func TestWarningString(t *testing.T) {
-	w := Warning{File: "/p/.cursor/hooks.json", Step: event.Stop, Index: 2, Message: "lost", Fix: "do this"}
+	w := export.Warning{File: "/p/.cursor/hooks.json", Step: event.Stop, Index: 2, Message: "lost", Fix: "do this"}
 	if got := w.String(); got != "/p/.cursor/hooks.json:stop[2]: lost (do this)" {
 		t.Errorf("got %q", got)
 	}
-	w = Warning{File: "/p/.cursor/hooks.json", Message: "about the file", Fix: "x"}
+	w = export.Warning{File: "/p/.cursor/hooks.json", Message: "about the file", Fix: "x"}
 	if got := w.String(); got != "/p/.cursor/hooks.json: about the file (x)" {
 		t.Errorf("got %q", got)
 	}

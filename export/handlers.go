@@ -26,8 +26,8 @@ type handler struct {
 	ContinueOnBlock bool `json:"continueOnBlock,omitempty"`
 }
 
-// copilotHandler is one of Copilot's hook entries.
-type copilotHandler struct {
+// shellEntry is one of Copilot's hook entries.
+type shellEntry struct {
 	Type       string `json:"type"`
 	Bash       string `json:"bash"`
 	PowerShell string `json:"powershell"`
@@ -37,10 +37,10 @@ type copilotHandler struct {
 }
 
 // handler builds h's entry in the target.
-func (x *exporter) handler(h *config.Hook, m stepMap, matcher string) any {
+func (x *exporter) handler(h *config.Hook, m StepMap, matcher string) any {
 	t := x.t
 	d := effectiveTimeout(h)
-	if t.name == "copilot" {
+	if t.ShellEntries {
 		// Copilot runs bash on Linux and macOS, PowerShell on Windows, in
 		// cwd: as Cursor runs the same command through sh or PowerShell
 		// from the hooks' folder. Project hooks run from the repository
@@ -49,25 +49,24 @@ func (x *exporter) handler(h *config.Hook, m stepMap, matcher string) any {
 		if h.Source.ProjectLevel() {
 			cwd = "."
 		}
-		return copilotHandler{Type: config.TypeCommand, Bash: h.Command, PowerShell: h.Command, Cwd: cwd,
+		return shellEntry{Type: config.TypeCommand, Bash: h.Command, PowerShell: h.Command, Cwd: cwd,
 			TimeoutSec: x.seconds(h, d), Matcher: matcher}
 	}
 	out := handler{Type: h.Type}
-	if t.millis {
+	if t.Millis {
 		out.Timeout = x.millis(h, d)
 	} else {
 		out.Timeout = x.seconds(h, d)
 	}
-	if t.name == "claude" && m.event == "SessionEnd" && d > time.Minute {
-		x.warn(h, KindTimeout, fmt.Sprintf("Claude Code gives all SessionEnd hooks together at most 60 s, not the %s asked for", seconds(d)),
-			"keep session-end work short, or move it to a Stop hook")
+	if b, ok := t.EventBudgets[m.Event]; ok && d > b.Limit {
+		x.warn(h, KindTimeout, fmt.Sprintf(b.Message, seconds(d)), b.Fix)
 	}
-	if t.name == "gemini" {
-		out.Name = x.geminiName(h)
+	if t.NamedHooks {
+		out.Name = x.hookName(h)
 	}
 	if h.Type == config.TypePrompt {
 		out.Prompt, out.Model = h.Prompt, h.Model
-		out.ContinueOnBlock = m.event == "PreToolUse"
+		out.ContinueOnBlock = m.Event == "PreToolUse"
 		return out
 	}
 	out.Command = t.command(h)
@@ -79,13 +78,13 @@ func (x *exporter) handler(h *config.Hook, m stepMap, matcher string) any {
 // pipeline, something run in the background) all of it runs there; if
 // the folder is gone the hook exits 1, a failure every agent lets pass,
 // as Cursor does when it cannot start a hook.
-func (t *target) command(h *config.Hook) string {
+func (t *Target) command(h *config.Hook) string {
 	if h.Dir == "" {
 		return h.Command
 	}
 	dir := shellquote.POSIX(h.Dir)
-	if h.Source.ProjectLevel() && t.projectDir != "" {
-		dir = t.projectDir
+	if h.Source.ProjectLevel() && t.ProjectDir != "" {
+		dir = t.ProjectDir
 	}
 	return "cd " + dir + " || exit 1; " + h.Command
 }
@@ -107,7 +106,7 @@ func effectiveTimeout(h *config.Hook) time.Duration {
 func (x *exporter) seconds(h *config.Hook, d time.Duration) int64 {
 	n := max(int64(math.Ceil(d.Seconds())), 1)
 	if time.Duration(n)*time.Second != d {
-		x.warn(h, KindTimeout, fmt.Sprintf("timeout %s is written as %d s: %s takes whole seconds", seconds(d), n, x.t.title),
+		x.warn(h, KindTimeout, fmt.Sprintf("timeout %s is written as %d s: %s takes whole seconds", seconds(d), n, x.t.Title),
 			"give a whole number of seconds in hooks.json")
 	}
 	return n
@@ -117,7 +116,7 @@ func (x *exporter) seconds(h *config.Hook, d time.Duration) int64 {
 func (x *exporter) millis(h *config.Hook, d time.Duration) int64 {
 	n := max(int64(math.Ceil(float64(d)/float64(time.Millisecond))), 1)
 	if time.Duration(n)*time.Millisecond != d {
-		x.warn(h, KindTimeout, fmt.Sprintf("timeout %s is written as %d ms: %s takes whole milliseconds", seconds(d), n, x.t.title),
+		x.warn(h, KindTimeout, fmt.Sprintf("timeout %s is written as %d ms: %s takes whole milliseconds", seconds(d), n, x.t.Title),
 			"give the timeout in whole milliseconds")
 	}
 	return n
@@ -128,10 +127,10 @@ func seconds(d time.Duration) string {
 	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s"
 }
 
-// geminiName names a Gemini CLI hook after where it came from; Gemini
+// hookName names a Gemini CLI hook after where it came from; Gemini
 // uses names in its messages and to disable hooks, and treats two hooks
 // with the same name and command as one.
-func (x *exporter) geminiName(h *config.Hook) string {
+func (x *exporter) hookName(h *config.Hook) string {
 	name := "cursor-" + string(h.Step) + "-" + strconv.Itoa(h.Index)
 	if x.names[name] {
 		base := name + "-" + h.Source.String()

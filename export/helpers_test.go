@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"bytes"
@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/export"
 )
 
 // Where the test hooks come from.
@@ -41,9 +43,9 @@ func one(step event.Step, hook string) string {
 }
 
 // mustExport exports and fails the test on an error.
-func mustExport(t *testing.T, agent string, hooks []*config.Hook) Result {
+func mustExport(t *testing.T, agent string, hooks []*config.Hook) export.Result {
 	t.Helper()
-	r, err := To(agent, hooks)
+	r, err := targets.To(agent, hooks)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ type entry struct {
 
 // entries decodes a document into its handlers, in document order, for
 // the Claude-shaped targets and Copilot alike.
-func entries(t *testing.T, r Result) []entry {
+func entries(t *testing.T, r export.Result) []entry {
 	t.Helper()
 	var doc struct {
 		Hooks orderedEvents `json:"hooks"`
@@ -128,8 +130,8 @@ func (o *orderedEvents) UnmarshalJSON(b []byte) error {
 }
 
 // warningsOf returns the warnings of one kind.
-func warningsOf(r Result, kind Kind) []Warning {
-	var out []Warning
+func warningsOf(r export.Result, kind export.Kind) []export.Warning {
+	var out []export.Warning
 	for _, w := range r.Warnings {
 		if w.Kind == kind {
 			out = append(out, w)
@@ -138,7 +140,7 @@ func warningsOf(r Result, kind Kind) []Warning {
 	return out
 }
 
-func has(ks []Kind, k Kind) bool {
+func has(ks []export.Kind, k export.Kind) bool {
 	for _, x := range ks {
 		if x == k {
 			return true
@@ -147,7 +149,7 @@ func has(ks []Kind, k Kind) bool {
 	return false
 }
 
-func dump(r Result) string {
+func dump(r export.Result) string {
 	var b strings.Builder
 	b.Write(r.Document)
 	for _, w := range r.Warnings {
@@ -166,3 +168,6 @@ func jsonString(s string) string {
 }
 
 func unmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// targets are the agents' export targets, as the registry gathers them.
+var targets = agents.Export()

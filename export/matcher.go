@@ -20,24 +20,25 @@ type part struct {
 
 // matcher returns h's matcher in the target, "" for every tool, or false
 // when h cannot be exported (the skip is recorded).
-func (x *exporter) matcher(h *config.Hook, m stepMap) (string, bool) {
+func (x *exporter) matcher(h *config.Hook, m StepMap) (string, bool) {
 	t := x.t
 	switch h.Step {
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
 		// Tool names: translated below.
 	case event.BeforeShellExecution, event.AfterShellExecution:
 		if h.Match != nil {
-			fix := "make the script exit 0 at once, printing nothing, when tool_input.command does not match " + quote(h.Matcher)
-			if t.name == "copilot" {
-				fix = "make the script exit 0 at once, printing nothing, when the command in toolArgs does not match " + quote(h.Matcher)
+			place := t.CommandPlace
+			if place == "" {
+				place = "tool_input.command"
 			}
+			fix := "make the script exit 0 at once, printing nothing, when " + place + " does not match " + quote(h.Matcher)
 			x.warn(h, KindMatcher, fmt.Sprintf("matcher %s tests the command line, which %s matchers cannot see: the hook now runs for every shell command",
-				quote(h.Matcher), t.title), fix)
+				quote(h.Matcher), t.Title), fix)
 		}
 	case event.SubagentStart, event.SubagentStop:
 		if h.Match != nil {
 			x.warn(h, KindMatcher, fmt.Sprintf("matcher %s tests Cursor's subagent type, which %s names differently or not at all: the hook now runs for every subagent",
-				quote(h.Matcher), t.title), "make the script exit 0 at once, printing nothing, for the subagents it is not about")
+				quote(h.Matcher), t.Title), "make the script exit 0 at once, printing nothing, for the subagents it is not about")
 		}
 	default:
 		// Steps matched against a fixed value (Read, Write, Stop, …): a
@@ -48,13 +49,13 @@ func (x *exporter) matcher(h *config.Hook, m stepMap) (string, bool) {
 				"remove the hook, or its matcher")
 		}
 	}
-	switch m.matcher {
-	case fromTool:
+	switch m.Matcher {
+	case FromTool:
 		var parts []part
-		if m.tool == toolMCP && t.mcpAll != "" {
-			parts = append(parts, part{re: t.mcpAll})
+		if m.Tool == ToolMCP && t.MCPAll != "" {
+			parts = append(parts, part{re: t.MCPAll})
 		}
-		for _, n := range t.tools[m.tool] {
+		for _, n := range t.Tools[m.Tool] {
 			parts = append(parts, part{name: n})
 		}
 		if len(parts) == 0 {
@@ -64,7 +65,7 @@ func (x *exporter) matcher(h *config.Hook, m stepMap) (string, bool) {
 			return "", x.skip(h, KindStep, msg, fix)
 		}
 		return t.render(parts), true
-	case fromHook:
+	case FromHook:
 		return x.translate(h)
 	}
 	return "", true
@@ -134,7 +135,7 @@ func splitNames(pattern string) ([]alt, bool) {
 }
 
 // totalPatterns are regular expressions that match every tool name.
-var totalPatterns = set(".*", "^.*$", ".*?", "^.*", ".*$", "(.*)", "^(.*)$")
+var totalPatterns = Set(".*", "^.*$", ".*?", "^.*", ".*$", "(.*)", "^(.*)$")
 
 // translate rewrites a preToolUse-style matcher over Cursor's tool names
 // into the target's tool names.
@@ -151,13 +152,13 @@ func (x *exporter) translate(h *config.Hook) (string, bool) {
 	var lost, unknown []string
 	for _, a := range alts {
 		if a.mcp {
-			if t.mcpAll == "" {
+			if t.MCPAll == "" {
 				lost = append(lost, a.text)
 				continue
 			}
-			re := t.mcpAll
+			re := t.MCPAll
 			if a.tool != "" {
-				re = fmt.Sprintf(t.mcpOne, regexp.QuoteMeta(a.tool))
+				re = fmt.Sprintf(t.MCPOne, regexp.QuoteMeta(a.tool))
 				if a.prefix {
 					re += ".*"
 				}
@@ -165,7 +166,7 @@ func (x *exporter) translate(h *config.Hook) (string, bool) {
 			parts = append(parts, part{re: re})
 			continue
 		}
-		if names, ok := t.tools[a.text]; ok {
+		if names, ok := t.Tools[a.text]; ok {
 			for _, n := range names {
 				parts = append(parts, part{name: n})
 			}
@@ -177,21 +178,21 @@ func (x *exporter) translate(h *config.Hook) (string, bool) {
 		}
 		// Other tools keep their name, as the dialects pass them.
 		parts = append(parts, part{name: a.text})
-		if !t.native[a.text] {
+		if !t.Native[a.text] {
 			unknown = append(unknown, a.text)
 		}
 	}
 	if len(parts) == 0 {
 		return "", x.skip(h, KindMatcher, fmt.Sprintf("%s has no counterpart for %s, all its matcher %s names, so it would never run",
-			t.title, strings.Join(lost, ", "), quote(h.Matcher)), x.lostFix(lost))
+			t.Title, strings.Join(lost, ", "), quote(h.Matcher)), x.lostFix(lost))
 	}
 	if len(lost) > 0 {
 		x.warn(h, KindMatcher, fmt.Sprintf("%s has no counterpart for %s: dropped from the matcher, which keeps %s",
-			t.title, strings.Join(lost, ", "), t.describe(parts)), x.lostFix(lost))
+			t.Title, strings.Join(lost, ", "), t.describe(parts)), x.lostFix(lost))
 	}
 	if len(unknown) > 0 {
 		x.warn(h, KindMatcher, fmt.Sprintf("%s is not a tool name agenthooks knows for %s: kept as written",
-			quoteList(unknown), t.title), "check that "+t.title+" calls the tool so")
+			quoteList(unknown), t.Title), "check that "+t.Title+" calls the tool so")
 	}
 	return t.render(parts), true
 }
@@ -200,12 +201,12 @@ func (x *exporter) translate(h *config.Hook) (string, bool) {
 func (x *exporter) lostFix(lost []string) string {
 	t := x.t
 	for _, l := range lost {
-		if strings.HasPrefix(l, "MCP:") && t.mcpAll == "" {
-			return "name the MCP tools by their " + t.title + " names in a matcher of your own"
+		if strings.HasPrefix(l, "MCP:") && t.MCPAll == "" {
+			return "name the MCP tools by their " + t.Title + " names in a matcher of your own"
 		}
 	}
-	if t.name == "codex" && slices.ContainsFunc(lost, func(s string) bool { return s == toolRead || s == toolGrep || s == toolGlob }) {
-		return "Codex reads and searches through its shell: match Bash and look at the command"
+	if t.ShellReadsFix != "" && slices.ContainsFunc(lost, func(s string) bool { return s == ToolRead || s == ToolGrep || s == ToolGlob }) {
+		return t.ShellReadsFix
 	}
 	return "keep it in Cursor for those tools"
 }
@@ -216,7 +217,7 @@ func (x *exporter) expand(h *config.Hook) (string, bool) {
 	t := x.t
 	note := ""
 	if _, err := regexp.Compile(h.Matcher); err != nil {
-		note = " (it also uses JavaScript-only syntax, such as look-around or back-references, that " + t.title + "'s matchers may not accept)"
+		note = " (it also uses JavaScript-only syntax, such as look-around or back-references, that " + t.Title + "'s matchers may not accept)"
 	}
 	matchesAll := h.Matches("MCP:any_tool") && h.Matches("SomeOtherTool") && h.Matches("other_tool")
 	var matched []string
@@ -235,20 +236,20 @@ func (x *exporter) expand(h *config.Hook) (string, bool) {
 	var parts []part
 	var kept []string
 	for _, n := range matched {
-		if names, ok := t.tools[n]; ok {
+		if names, ok := t.Tools[n]; ok {
 			kept = append(kept, n)
 			for _, tn := range names {
 				parts = append(parts, part{name: tn})
 			}
 		}
 	}
-	if h.Matches("MCP:any_tool") && t.mcpAll != "" {
+	if h.Matches("MCP:any_tool") && t.MCPAll != "" {
 		kept = append(kept, "MCP:*")
-		parts = append(parts, part{re: t.mcpAll})
+		parts = append(parts, part{re: t.MCPAll})
 	}
 	if len(parts) == 0 {
 		return "", x.skip(h, KindMatcher, fmt.Sprintf("matcher %s is a regular expression that matches none of the tools agenthooks can name for %s%s",
-			quote(h.Matcher), t.title, note), "write the matcher as tool names separated by |")
+			quote(h.Matcher), t.Title, note), "write the matcher as tool names separated by |")
 	}
 	x.warn(h, KindMatcher, fmt.Sprintf("matcher %s is a regular expression, not a list of tool names: exported as the tools it matches among those agenthooks knows (%s), which misses any other tool it would match%s",
 		quote(h.Matcher), strings.Join(kept, ", "), note), "check the result, or write the matcher as tool names separated by | to have it translated exactly")
@@ -257,7 +258,7 @@ func (x *exporter) expand(h *config.Hook) (string, bool) {
 
 // render writes parts as a matcher in the target's syntax; none is ""
 // (every tool).
-func (t *target) render(parts []part) string {
+func (t *Target) render(parts []part) string {
 	var alts []string
 	names := true
 	seen := map[string]bool{}
@@ -266,7 +267,7 @@ func (t *target) render(parts []part) string {
 		if p.re == "" {
 			a = regexp.QuoteMeta(p.name)
 			for _, r := range p.name {
-				if t.nameRune == nil || !t.nameRune(r) {
+				if t.NameRune == nil || !t.NameRune(r) {
 					names = false
 				}
 			}
@@ -281,10 +282,10 @@ func (t *target) render(parts []part) string {
 	switch {
 	case len(alts) == 0:
 		return ""
-	case t.style == anchored:
+	case t.Style == Anchored:
 		// Copilot anchors the whole pattern itself.
 		return strings.Join(alts, "|")
-	case t.style == nameList && names:
+	case t.Style == NameList && names:
 		// An exact list: Claude Code and Codex compare each name with ==.
 		return strings.Join(alts, "|")
 	case len(alts) == 1:
@@ -294,7 +295,7 @@ func (t *target) render(parts []part) string {
 }
 
 // describe lists parts for a message.
-func (t *target) describe(parts []part) string {
+func (t *Target) describe(parts []part) string {
 	var out []string
 	for _, p := range parts {
 		if p.name != "" {

@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"encoding/json"
@@ -8,9 +8,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent"
+	claudeagent "github.com/agenthooks/agenthooks/agent/claude"
+	codexagent "github.com/agenthooks/agenthooks/agent/codex"
+	copilotagent "github.com/agenthooks/agenthooks/agent/copilot"
+	geminiagent "github.com/agenthooks/agenthooks/agent/gemini"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/dialect"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/export"
 	"github.com/agenthooks/agenthooks/match"
 )
 
@@ -23,7 +28,7 @@ import (
 // agentSide is how one agent matches, which tools it has, and what it
 // sends its hooks.
 type agentSide struct {
-	dialect *dialect.Dialect
+	dialect *agent.Dialect
 	tools   []string
 	matches func(t *testing.T, matcher, tool string) bool
 	payload func(ev, tool string, step event.Step) []byte
@@ -31,11 +36,11 @@ type agentSide struct {
 
 var sides = map[string]agentSide{
 	"claude": {
-		dialect: dialect.Claude,
+		dialect: claudeagent.Dialect,
 		tools: []string{"Bash", "Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "Grep", "Glob", "Task", "Agent",
 			"WebFetch", "WebSearch", "TodoWrite", "LS", "mcp__srv__search", "mcp__srv__other"},
 		matches: func(t *testing.T, m, tool string) bool {
-			c, err := match.CompileClaude(m)
+			c, err := match.CompileNameList(m)
 			if err != nil {
 				t.Fatalf("Claude Code cannot read matcher %q: %v", m, err)
 			}
@@ -44,13 +49,13 @@ var sides = map[string]agentSide{
 		payload: snakePayload,
 	},
 	"codex": {
-		dialect: dialect.Codex,
+		dialect: codexagent.Dialect,
 		tools:   []string{"Bash", "apply_patch", "mcp__srv__search", "mcp__srv__other", "SomeTool"},
 		matches: codexMatches,
 		payload: snakePayload,
 	},
 	"gemini": {
-		dialect: dialect.Gemini,
+		dialect: geminiagent.Dialect,
 		tools: []string{"run_shell_command", "read_file", "read_many_files", "write_file", "replace", "edit", "glob", "grep",
 			"search_file_content", "list_directory", "web_fetch", "google_web_search", "save_memory", "mcp_srv_search", "mcp_srv_other"},
 		matches: func(t *testing.T, m, tool string) bool {
@@ -66,7 +71,7 @@ var sides = map[string]agentSide{
 		payload: snakePayload,
 	},
 	"copilot": {
-		dialect: dialect.Copilot,
+		dialect: copilotagent.Dialect,
 		tools:   []string{"bash", "powershell", "view", "create", "edit", "glob", "grep", "task", "web_fetch", "ask_user"},
 		matches: func(t *testing.T, m, tool string) bool {
 			if m == "" {
@@ -189,13 +194,13 @@ func TestExportRoundTrip(t *testing.T) {
 		}
 		hooks = append(hooks, hs...)
 	}
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		t.Run(agent, func(t *testing.T) {
 			side := sides[agent]
 			r := mustExport(t, agent, hooks)
 			warned := map[int]bool{} // hooks whose matcher was not kept exactly
 			for _, w := range r.Warnings {
-				if w.Kind == KindMatcher {
+				if w.Kind == export.KindMatcher {
 					warned[w.Index] = true
 				}
 			}
@@ -261,7 +266,7 @@ func toolEvent(ev string) bool {
 	return false
 }
 
-func steps(calls []dialect.Call) []event.Step {
+func steps(calls []agent.Call) []event.Step {
 	var out []event.Step
 	for _, c := range calls {
 		out = append(out, c.Step)
@@ -273,7 +278,7 @@ func steps(calls []dialect.Call) []event.Step {
 // Cursor would run h for it: its matcher tested as Cursor tests it. For
 // the steps whose matcher export drops (the command line, the subagent
 // type) the matcher is left out, as the warning says.
-func cursorWouldRun(t *testing.T, h *config.Hook, calls []dialect.Call) (step, runs bool, value string) {
+func cursorWouldRun(t *testing.T, h *config.Hook, calls []agent.Call) (step, runs bool, value string) {
 	for _, c := range calls {
 		if c.Step != h.Step {
 			continue
@@ -303,12 +308,12 @@ func cursorWouldRun(t *testing.T, h *config.Hook, calls []dialect.Call) (step, r
 // substringOnly reports whether a matcher that lists names matches value
 // only because one of the names is part of it.
 func substringOnly(matcher, value string) bool {
-	alts, ok := splitNames(matcher)
+	alts, ok := export.SplitNames(matcher)
 	if !ok {
 		return false
 	}
 	for _, a := range alts {
-		if a.text == value {
+		if a == value {
 			return false
 		}
 	}
@@ -318,10 +323,10 @@ func substringOnly(matcher, value string) bool {
 func TestExportRoundTripCoversEveryStep(t *testing.T) {
 	// Each step the dialects can produce for an agent is exported for it:
 	// what the runtime side serves, the native side does not silently drop.
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		side := sides[agent]
 		produced := map[event.Step]bool{}
-		for _, ev := range lookup(agent).eventOrder {
+		for _, ev := range targets.Lookup(agent).EventOrder {
 			tools := []string{""}
 			if toolEvent(ev) {
 				tools = side.tools
@@ -339,7 +344,7 @@ func TestExportRoundTripCoversEveryStep(t *testing.T) {
 			}
 		}
 		for s := range produced {
-			if _, ok := lookup(agent).steps[s]; !ok {
+			if _, ok := targets.Lookup(agent).Steps[s]; !ok {
 				t.Errorf("%s: the dialect runs %s, which export skips", agent, s)
 			}
 		}

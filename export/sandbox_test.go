@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"slices"
@@ -34,7 +34,7 @@ func TestSandboxClaude(t *testing.T) {
 		p.Network.Deny = rules("evil.npmjs.org")
 		p.ReadBoundary = sandbox.ReadWorkspace
 	})
-	res, err := Sandbox("claude", p)
+	res, err := targets.Sandbox("claude", p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestSandboxClaude(t *testing.T) {
 			t.Errorf("warnings lack %q:\n%s", want, joined)
 		}
 	}
-	open, _ := Sandbox("claude", policy(func(p *sandbox.Policy) { p.Type = sandbox.InsecureNone }))
+	open, _ := targets.Sandbox("claude", policy(func(p *sandbox.Policy) { p.Type = sandbox.InsecureNone }))
 	if !strings.Contains(string(open.Document), `"enabled": false`) {
 		t.Errorf("insecure_none: %s", open.Document)
 	}
@@ -84,7 +84,7 @@ func TestSandboxCodex(t *testing.T) {
 		{"none", policy(func(p *sandbox.Policy) { p.Type = sandbox.InsecureNone }), []string{`sandbox_mode = "danger-full-access"`}, 0},
 	}
 	for _, c := range cases {
-		res, err := Sandbox("codex", c.p)
+		res, err := targets.Sandbox("codex", c.p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestSandboxCodex(t *testing.T) {
 			t.Errorf("%s: warnings %q, want %d", c.name, res.Warnings, c.warns)
 		}
 	}
-	if _, err := Sandbox("gemini", policy(nil)); err == nil || !strings.Contains(err.Error(), "agenthooks exec") {
+	if _, err := targets.Sandbox("gemini", policy(nil)); err == nil || !strings.Contains(err.Error(), "agenthooks exec") {
 		t.Errorf("gemini: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package export
+package export_test
 
 import (
 	"bytes"
@@ -55,7 +55,7 @@ func strict(t *testing.T, b []byte, v any) {
 // the agents' hooks documentation lists for them (docs/export.md).
 func TestExportDocumentShapes(t *testing.T) {
 	hooks := hooksOf(t, config.Project, allSteps())
-	for _, agent := range Agents() {
+	for _, agent := range targets.Agents() {
 		t.Run(agent, func(t *testing.T) {
 			r := mustExport(t, agent, hooks)
 			if agent == "copilot" {
@@ -166,7 +166,7 @@ func TestExportSeedExamples(t *testing.T) {
 			continue
 		}
 		checked++
-		for _, agent := range Agents() {
+		for _, agent := range targets.Agents() {
 			r := mustExport(t, agent, f.Hooks)
 			if r.Exported+r.Skipped != len(f.Hooks) {
 				t.Errorf("%s %s: %d + %d hooks of %d", filepath.Base(file), agent, r.Exported, r.Skipped, len(f.Hooks))

@@ -184,14 +184,18 @@ type cached struct {
 
 // Engine returns the engine for a set of workspace roots, loading it on
 // first use and again whenever a file it was loaded from changed since.
-// noClaude leaves Claude Code's settings files out of the sources, for
-// an agent that runs them itself.
-func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
-	key := fmt.Sprintf("%t\x00%s", noClaude, strings.Join(roots, "\x00"))
+// skip leaves other agents' settings files out of the sources, for an
+// agent that runs them itself (agent.Dialect.RunsItself).
+func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, error) {
+	var key strings.Builder
+	for _, s := range skip {
+		fmt.Fprintf(&key, "%p ", s)
+	}
+	key.WriteString("\x00" + strings.Join(roots, "\x00"))
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	now := time.Now()
-	if c, ok := h.engines[key]; ok {
+	if c, ok := h.engines[key.String()]; ok {
 		c.used = now
 		if !c.in.current() {
 			c.eng.Reload(context.Background())
@@ -200,7 +204,7 @@ func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
 		return c.eng, nil
 	}
 	loc := h.opts.Locations(roots)
-	loc.NoClaude = noClaude
+	loc.SkipSettings = append(slices.Clip(loc.SkipSettings), skip...)
 	e, err := engine.Load(engine.Options{
 		Locations: loc,
 		Trust:     h.trust,
@@ -219,7 +223,7 @@ func (h *Host) Engine(roots []string, noClaude bool) (*engine.Engine, error) {
 	if len(h.engines) >= maxEngines {
 		h.dropOldest()
 	}
-	h.engines[key] = &cached{eng: e, in: inputsOf(e, h.trust, now), used: now}
+	h.engines[key.String()] = &cached{eng: e, in: inputsOf(e, h.trust, now), used: now}
 	return e, nil
 }
 

@@ -10,7 +10,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/agent/agents"
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/faultinject"
@@ -90,11 +92,11 @@ func (h *Host) Run(ctx context.Context, req Request) (rep *Reply) {
 		}
 	}()
 	if req.Agent != "" {
-		d, ok := dialect.Lookup(req.Agent)
+		a, ok := agents.Lookup(req.Agent)
 		if !ok {
-			return &Reply{Code: 2, Stderr: fmt.Sprintf("agenthooks: unknown agent %q: use one of %s", req.Agent, strings.Join(dialect.Names(), ", "))}
+			return &Reply{Code: 2, Stderr: fmt.Sprintf("agenthooks: unknown agent %q: use one of %s", req.Agent, strings.Join(agents.Names(), ", "))}
 		}
-		return h.runAgent(ctx, d, req)
+		return h.runAgent(ctx, a.Dialect, req)
 	}
 	return h.runCursor(ctx, req)
 }
@@ -119,7 +121,7 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 	if req.PayloadErr != nil {
 		return h.cursorFault(ctx, req, roots, req.PayloadErr)
 	}
-	eng, err := h.Engine(roots, false)
+	eng, err := h.Engine(roots, nil)
 	if err != nil {
 		return h.cursorFault(ctx, req, roots, err)
 	}
@@ -148,7 +150,7 @@ func (h *Host) cursorFault(ctx context.Context, req Request, roots []string, cau
 	h.warn(ctx, "could not decide %s: %v", req.Step, cause)
 	rep := &Reply{Fault: cause}
 	var d *engine.Decision
-	if eng, err := h.safeEngine(roots, false); err == nil {
+	if eng, err := h.safeEngine(roots, nil); err == nil {
 		rep.Problems = problems(eng)
 		payload := req.Payload
 		if req.PayloadErr != nil {
@@ -166,9 +168,9 @@ func (h *Host) cursorFault(ctx context.Context, req Request, roots []string, cau
 }
 
 // runAgent answers one of an agent's hook events.
-func (h *Host) runAgent(ctx context.Context, d *dialect.Dialect, req Request) (rep *Reply) {
-	opts := dialect.Options{Approve: req.Approve}
-	var r *dialect.Request
+func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep *Reply) {
+	opts := agent.Options{Approve: req.Approve}
+	var r *agent.Request
 	defer func() {
 		if p := recover(); p != nil {
 			rep = h.agentFault(ctx, d, req, r, h.panicErr(p))
@@ -185,12 +187,12 @@ func (h *Host) runAgent(ctx context.Context, d *dialect.Dialect, req Request) (r
 	if req.Event != "" && r.Event != req.Event {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the payload names the %s event %q, not %q as the command line does; the payload's is used", d.Title, r.Event, req.Event))
 	}
-	if r.Kind == dialect.None {
+	if r.Kind == agent.None {
 		rep.Notes = append(rep.Notes, r.Note)
 		return rep.answer(d.Answer(r, nil, opts))
 	}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.Engine(roots, d.ReadsClaudeSettings)
+	eng, err := h.Engine(roots, d.RunsItself)
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
 	}
@@ -201,14 +203,14 @@ func (h *Host) runAgent(ctx context.Context, d *dialect.Dialect, req Request) (r
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
 	}
-	v := dialect.Merge(ds)
+	v := agent.Merge(ds)
 	if again := r.Recheck(v); len(again) > 0 {
 		more, notes, err := h.runCalls(ctx, eng, again)
 		rep.Notes = append(rep.Notes, notes...)
 		if err != nil {
 			return h.agentFault(ctx, d, req, r, err)
 		}
-		v = dialect.Merge(append(ds, more...))
+		v = agent.Merge(append(ds, more...))
 	}
 	if ctx.Err() != nil {
 		// Hooks cut short fail open; deciding on their answers would let
@@ -225,11 +227,11 @@ func (h *Host) runAgent(ctx context.Context, d *dialect.Dialect, req Request) (r
 // one; without them, every gating step the event could be counts, and a
 // block is the agent's plain refusal. Nothing failClosed: the agent's
 // failed-hook convention, a warning that changes nothing.
-func (h *Host) agentFault(ctx context.Context, d *dialect.Dialect, req Request, r *dialect.Request, cause error) *Reply {
+func (h *Host) agentFault(ctx context.Context, d *agent.Dialect, req Request, r *agent.Request, cause error) *Reply {
 	h.warn(ctx, "could not decide the %s event: %v", d.Title, cause)
 	rep := &Reply{Fault: cause}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.safeEngine(roots, d.ReadsClaudeSettings)
+	eng, err := h.safeEngine(roots, d.RunsItself)
 	if err != nil {
 		// Not even the configuration could be read: a gate closes.
 		return rep.answer(d.Refuse("agenthooks: " + cause.Error() + "; the action is blocked because agenthooks cannot read its hooks configuration"))
@@ -247,12 +249,12 @@ func (h *Host) agentFault(ctx context.Context, d *dialect.Dialect, req Request, 
 			blocked = blocked || ds[i].Blocked()
 		}
 		if blocked {
-			return rep.answer(d.Answer(r, dialect.Merge(ds), dialect.Options{}))
+			return rep.answer(d.Answer(r, agent.Merge(ds), agent.Options{}))
 		}
 		return rep.answer(d.Fail(cause))
 	}
 	ev := req.Event
-	var pe *dialect.ParseError
+	var pe *agent.ParseError
 	if errors.As(cause, &pe) && pe.Event != "" {
 		ev = pe.Event
 	}
@@ -270,9 +272,9 @@ var gateSteps = []event.Step{event.PreToolUse, event.BeforeShellExecution, event
 // candidateSteps are the steps an event whose payload could not be read
 // might have run: a tool event's gates, a prompt's submission, and every
 // one of them when not even the event is known.
-func candidateSteps(ev string, pe *dialect.ParseError) []event.Step {
+func candidateSteps(ev string, pe *agent.ParseError) []event.Step {
 	var out []event.Step
-	tool, prompt := dialect.MayGate(ev)
+	tool, prompt := agents.MayGate(ev)
 	if tool || (pe != nil && pe.Gating) {
 		out = append(out, gateSteps...)
 	}
@@ -283,7 +285,7 @@ func candidateSteps(ev string, pe *dialect.ParseError) []event.Step {
 }
 
 // answer fills the reply from a dialect answer.
-func (rep *Reply) answer(a dialect.Answer) *Reply {
+func (rep *Reply) answer(a agent.Answer) *Reply {
 	rep.Stdout, rep.Code, rep.Env = a.Stdout, a.Code, a.Env
 	rep.Stderr = strings.TrimRight(a.Stderr, "\n")
 	return rep
@@ -293,9 +295,9 @@ func (rep *Reply) answer(a dialect.Answer) *Reply {
 // independent, and the agent waits for the slowest), after reading the
 // files beforeReadFile hooks are shown. Decisions come back in the order
 // of the calls.
-func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []dialect.Call) ([]*engine.Decision, []string, error) {
+func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []agent.Call) ([]*engine.Decision, []string, error) {
 	var notes []string
-	for _, err := range dialect.LoadContents(calls, dialect.ReadBounded(dialect.MaxContent)) {
+	for _, err := range agent.LoadContents(calls, agent.ReadBounded(agent.MaxContent)) {
 		notes = append(notes, err.Error())
 	}
 	ds := make([]*engine.Decision, len(calls))
@@ -323,13 +325,13 @@ func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []dialect
 }
 
 // safeEngine is Engine that survives a panic while loading.
-func (h *Host) safeEngine(roots []string, noClaude bool) (e *engine.Engine, err error) {
+func (h *Host) safeEngine(roots []string, skip []*config.Settings) (e *engine.Engine, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			e, err = nil, h.panicErr(p)
 		}
 	}()
-	return h.Engine(roots, noClaude)
+	return h.Engine(roots, skip)
 }
 
 // safeFault is Engine.Fault that survives a panic: nil then, which the
@@ -407,7 +409,7 @@ func (h *Host) cursorRoots(ctx context.Context, req Request, payload *engine.Pay
 // agentRoots picks an agent hook's workspace roots: the caller's, else
 // the agent's project-dir variable, else the payload's cwd, else the
 // working directory.
-func (h *Host) agentRoots(d *dialect.Dialect, req Request, r *dialect.Request) []string {
+func (h *Host) agentRoots(d *agent.Dialect, req Request, r *agent.Request) []string {
 	roots := req.Workspaces
 	if len(roots) == 0 {
 		getenv := h.getenv

@@ -18,7 +18,7 @@ func BenchmarkMatchString(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	names, err := CompileClaude("Shell|Read|Write|Grep|Delete")
+	names, err := CompileNameList("Shell|Read|Write|Grep|Delete")
 	if err != nil {
 		b.Fatal(err)
 	}

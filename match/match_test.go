@@ -222,7 +222,7 @@ func TestCompileErrorOffset(t *testing.T) {
 	}
 }
 
-func TestCompileClaude(t *testing.T) {
+func TestCompileNameList(t *testing.T) {
 	tests := []struct {
 		pattern, input string
 		want           bool
@@ -244,25 +244,25 @@ func TestCompileClaude(t *testing.T) {
 		{"(?!Bash)", "Bash", true, engineBacktrack},
 	}
 	for _, tt := range tests {
-		m, err := CompileClaude(tt.pattern)
+		m, err := CompileNameList(tt.pattern)
 		if err != nil || m == nil {
-			t.Errorf("CompileClaude(%q) = %v, %v", tt.pattern, m, err)
+			t.Errorf("CompileNameList(%q) = %v, %v", tt.pattern, m, err)
 			continue
 		}
 		if got := m.MatchString(tt.input); got != tt.want {
-			t.Errorf("CompileClaude(%q).MatchString(%q) = %v, want %v", tt.pattern, tt.input, got, tt.want)
+			t.Errorf("CompileNameList(%q).MatchString(%q) = %v, want %v", tt.pattern, tt.input, got, tt.want)
 		}
 		if m.engine != tt.engine {
-			t.Errorf("CompileClaude(%q) runs on %s, want %s", tt.pattern, m.engine, tt.engine)
+			t.Errorf("CompileNameList(%q) runs on %s, want %s", tt.pattern, m.engine, tt.engine)
 		}
 	}
 	for _, p := range []string{"", "*", "  ", " * "} {
-		if m, err := CompileClaude(p); m != nil || err != nil {
-			t.Errorf("CompileClaude(%q) = %v, %v; want nil, nil (matches all)", p, m, err)
+		if m, err := CompileNameList(p); m != nil || err != nil {
+			t.Errorf("CompileNameList(%q) = %v, %v; want nil, nil (matches all)", p, m, err)
 		}
 	}
-	if _, err := CompileClaude("Bash("); err == nil {
-		t.Error(`CompileClaude("Bash(") succeeded, want the regex error`)
+	if _, err := CompileNameList("Bash("); err == nil {
+		t.Error(`CompileNameList("Bash(") succeeded, want the regex error`)
 	}
 }
 

@@ -34,8 +34,8 @@ func Prepare(pattern string) (*Matcher, error) {
 	})
 }
 
-// PrepareClaude is CompileClaude as Prepare is Compile.
-func PrepareClaude(pattern string) (*Matcher, error) {
+// PrepareNameList is CompileNameList as Prepare is Compile.
+func PrepareNameList(pattern string) (*Matcher, error) {
 	if t := strings.TrimSpace(pattern); t == "" || t == "*" {
 		return nil, nil
 	}

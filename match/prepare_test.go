@@ -67,30 +67,30 @@ func TestPrepareDefersAndShares(t *testing.T) {
 
 // The same text read by Claude Code's rule is another matcher: a list of
 // exact names, not a regular expression.
-func TestPrepareClaudeIsNotShared(t *testing.T) {
+func TestPrepareNameListIsNotShared(t *testing.T) {
 	js, err := Prepare("Edit|Write")
 	if err != nil {
 		t.Fatal(err)
 	}
-	claude, err := PrepareClaude("Edit|Write")
+	claude, err := PrepareNameList("Edit|Write")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !js.MatchString("NotebookEdit") || claude.MatchString("NotebookEdit") {
 		t.Errorf("NotebookEdit: JavaScript %v (want true), Claude %v (want false)", js.MatchString("NotebookEdit"), claude.MatchString("NotebookEdit"))
 	}
-	if again, _ := PrepareClaude("Edit|Write"); again != claude {
-		t.Error("PrepareClaude does not share its matchers")
+	if again, _ := PrepareNameList("Edit|Write"); again != claude {
+		t.Error("PrepareNameList does not share its matchers")
 	}
-	if m, err := PrepareClaude(" * "); m != nil || err != nil {
-		t.Errorf(`PrepareClaude(" * ") = %v, %v; want nil, nil`, m, err)
+	if m, err := PrepareNameList(" * "); m != nil || err != nil {
+		t.Errorf(`PrepareNameList(" * ") = %v, %v; want nil, nil`, m, err)
 	}
-	re, err := PrepareClaude("Edit.*")
+	re, err := PrepareNameList("Edit.*")
 	if err != nil || !re.MatchString("NotebookEdit") {
-		t.Errorf(`PrepareClaude("Edit.*") = %v, %v; want a regular expression`, re, err)
+		t.Errorf(`PrepareNameList("Edit.*") = %v, %v; want a regular expression`, re, err)
 	}
-	if _, err := PrepareClaude("Edit("); err == nil {
-		t.Error(`PrepareClaude("Edit(") accepted a bad regular expression`)
+	if _, err := PrepareNameList("Edit("); err == nil {
+		t.Error(`PrepareNameList("Edit(") accepted a bad regular expression`)
 	}
 }
 

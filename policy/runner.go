@@ -34,15 +34,15 @@ type Runner struct {
 // InProcess implements runner.InProcess: a policy hook is evaluated here.
 func (r Runner) InProcess(h *config.Hook) bool {
 	_, ok := policyFileCached(h.Command)
-	return ok && !h.Claude
+	return ok && (h.Shape == nil || h.Shape.InProcess())
 }
 
 // Run implements runner.Runner.
 func (r Runner) Run(ctx context.Context, req runner.Request) runner.Result {
 	file, ok := policyFileCached(req.Hook.Command)
-	// A Claude Code settings file's hook gets Claude Code's payload and is
-	// read by Claude Code's rules, which only the process path does.
-	if !ok || req.Hook.Claude {
+	// A hook of another agent's settings file gets that agent's payload
+	// and is read by its rules, which only the process path does.
+	if !ok || req.Hook.Shape != nil && !req.Hook.Shape.InProcess() {
 		fb := r.Fallback
 		if fb == nil {
 			fb = runner.Command{}

@@ -21,19 +21,20 @@ type Command struct {
 }
 
 // Run executes the hook's command and interprets its exit code and output:
-// by Cursor's rules, or by Claude Code's for a hook from a Claude Code
-// settings file.
+// by Cursor's rules, or by its agent's for a hook from another agent's
+// settings file (Hook.Shape).
 func (c Command) Run(ctx context.Context, req Request) Result {
 	env := req.Env
 	var envFile string
-	if req.Hook.Claude && req.Step == event.SessionStart {
-		// Claude Code's SessionStart hooks set the session's environment
-		// by appending export lines to $CLAUDE_ENV_FILE.
-		if f, err := os.CreateTemp("", "agenthooks-claude-env-*"); err == nil {
+	shape := req.Hook.Shape
+	if shape != nil && shape.EnvFileVar() != "" && req.Step == event.SessionStart {
+		// Such an agent's sessionStart hooks set the session's environment
+		// by appending export lines to the file its variable names.
+		if f, err := os.CreateTemp("", "agenthooks-env-*"); err == nil {
 			envFile = f.Name()
 			f.Close()
 			defer os.Remove(envFile)
-			env = append(env[:len(env):len(env)], "CLAUDE_ENV_FILE="+envFile)
+			env = append(env[:len(env):len(env)], shape.EnvFileVar()+"="+envFile)
 		}
 	}
 	pr := proc.Run(ctx, proc.Spec{
@@ -60,10 +61,10 @@ func (c Command) Run(ctx context.Context, req Request) Result {
 		res.Failure, res.Detail = Canceled, "canceled before the hook finished"
 	case pr.Overflow != "":
 		res.Failure, res.Detail = OutputTooLarge, pr.Overflow+" exceeded its size limit"
-	case pr.Signal != "" && req.Hook.Claude:
+	case pr.Signal != "" && shape != nil:
 		res.Failure, res.Detail = ExitStatus, exitDetail(pr)
-	case req.Hook.Claude:
-		claudeResult(&res, req.Step, envFile)
+	case shape != nil:
+		shapedResult(&res, shape, req.Step, envFile)
 	case pr.ExitCode == 2:
 		res.Blocked = true
 		// Messages come from the JSON on stdout when there is valid JSON,

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/config"
@@ -64,12 +65,11 @@ var loaderPrefixes = []string{
 	"COR_", // COR_PROFILER, COR_ENABLE_PROFILING
 }
 
-// reservedNames and reservedPrefixes are set by agenthooks or the agent
-// for every hook, or configure agenthooks itself: refused from every
-// source. A session that set AGENTHOOKS_ENTERPRISE_CONFIG would otherwise
-// reach the agent's shell, and an agenthooks started there.
-var reservedNames = map[string]bool{"CLAUDE_PROJECT_DIR": true, "CLAUDE_ENV_FILE": true}
-
+// reservedPrefixes, and the variables the agents set for their hooks
+// (config.AgentVars), are set by agenthooks or the agent for every hook,
+// or configure agenthooks itself: refused from every source. A session
+// that set AGENTHOOKS_ENTERPRISE_CONFIG would otherwise reach the agent's
+// shell, and an agenthooks started there.
 var reservedPrefixes = []string{"AGENTHOOKS_", "CURSOR_"}
 
 // Refused says why a sessionStart variable set by a hook of source src
@@ -78,7 +78,7 @@ var reservedPrefixes = []string{"AGENTHOOKS_", "CURSOR_"}
 // apply it again to what a session stored before a refusal existed.
 func Refused(name string, src config.Source) string {
 	up := strings.ToUpper(name)
-	if reservedNames[up] || hasAnyPrefix(up, reservedPrefixes) {
+	if slices.Contains(config.AgentVars(), up) || hasAnyPrefix(up, reservedPrefixes) {
 		return "reserved: agenthooks and the agent set it"
 	}
 	if src == config.Enterprise || src == config.Team {

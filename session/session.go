@@ -38,21 +38,22 @@ func (s Session) Clone() Session {
 	return s
 }
 
-// UnknownSource is the source of lowest priority: what a session variable
-// of unknown origin is taken to come from.
-const UnknownSource = config.ClaudeUser
+// UnknownSource is the source of lowest priority (config.LowestSource):
+// what a session variable of unknown origin is taken to come from.
+func UnknownSource() config.Source { return config.LowestSource() }
 
-// SourceOf is the source that set the session variable name, UnknownSource
-// when the session does not say.
+// SourceOf is the source that set the session variable name,
+// UnknownSource when the session does not say.
 func (s Session) SourceOf(name string) config.Source {
+	lowest := UnknownSource()
 	if n, ok := s.EnvSource[name]; ok {
-		for src := config.Enterprise; src <= UnknownSource; src++ {
+		for src := config.Enterprise; src <= lowest; src++ {
 			if src.String() == n {
 				return src
 			}
 		}
 	}
-	return UnknownSource
+	return lowest
 }
 
 // EnvFor returns the session variables a hook of source src sees: those

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 )
@@ -44,7 +45,7 @@ func TestSessionEnvSourceRoundTrip(t *testing.T) {
 		config.Team:       {"MODE": "strict"},
 		config.Project:    {"MODE": "strict", "PATH": "/proj/bin:/usr/bin"},
 		config.User:       {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
-		config.ClaudeUser: {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
+		claude.User:       {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
 	} {
 		if e := got.EnvFor(src); !maps.Equal(e, env) {
 			t.Errorf("EnvFor(%s) = %v, want %v", src, e, env)
@@ -69,12 +70,12 @@ func TestSessionStoredWithoutEnvSource(t *testing.T) {
 	if got.LoopCounts["stop"] != 1 || got.Env["OLD"] != "1" {
 		t.Fatalf("Get = %+v", got)
 	}
-	for _, src := range []config.Source{config.Enterprise, config.Team, config.Project, config.User, config.ClaudeProject} {
+	for _, src := range []config.Source{config.Enterprise, config.Team, config.Project, config.User, claude.Project} {
 		if e := got.EnvFor(src); len(e) != 0 {
 			t.Errorf("EnvFor(%s) = %v, want nothing", src, e)
 		}
 	}
-	if e := got.EnvFor(config.ClaudeUser); !maps.Equal(e, map[string]string{"OLD": "1"}) {
+	if e := got.EnvFor(claude.User); !maps.Equal(e, map[string]string{"OLD": "1"}) {
 		t.Errorf("EnvFor(claude-user) = %v, want OLD only", e)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/agent/contract"
 	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
@@ -63,7 +63,7 @@ func (o *contractOptions) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("contract: read stdin: %w", err)
 	}
-	step, stdin, err := dialect.ContractHookInput(payload)
+	step, stdin, err := contract.HookInput(payload)
 	if err != nil {
 		return dataErr("contract: %v", err)
 	}
@@ -84,7 +84,7 @@ func (o *contractOptions) run(ctx context.Context) error {
 		// whatever the binary's own convention.
 		return err
 	}
-	out, msg, exit := dialect.ContractHookAnswer(step, res.ExitCode, res.Stdout, res.Stderr)
+	out, msg, exit := contract.HookAnswer(step, res.ExitCode, res.Stdout, res.Stderr)
 	if out != nil {
 		if _, err := o.io.Out.Write(out); err != nil {
 			return err

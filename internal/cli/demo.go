@@ -102,7 +102,7 @@ func (o *demoOptions) run(ctx context.Context) error {
 		},
 	})
 	defer h.Close(ctx)
-	eng, err := h.Engine([]string{ws}, false)
+	eng, err := h.Engine([]string{ws}, nil)
 	if err != nil {
 		return err
 	}

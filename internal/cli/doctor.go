@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
@@ -102,7 +102,7 @@ func (o *doctorOptions) run(ctx context.Context) error {
 		home, _ = os.UserHomeDir()
 	}
 	d := &doctor{ctx: ctx, root: root, home: home, getenv: o.io.getenv, staleAfter: o.staleAfter}
-	for _, name := range install.Agents() {
+	for _, name := range agents.Install().Names() {
 		d.agent(name)
 	}
 	d.workspaceTrust()
@@ -138,7 +138,7 @@ func (o *doctorOptions) print(rep doctorReport) {
 	for _, c := range rep.Checks {
 		h := "agenthooks"
 		if c.Agent != "" {
-			h = install.Title(c.Agent) + " (" + c.Agent + ")"
+			h = agents.Install().Title(c.Agent) + " (" + c.Agent + ")"
 		}
 		if h != heading {
 			fmt.Fprintf(w, "\n%s\n", h)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/install"
 	"github.com/agenthooks/agenthooks/internal/shellquote"
@@ -33,7 +34,7 @@ func (d *doctor) add(c doctorCheck) { d.checks = append(d.checks, c) }
 // the binary its hooks run.
 func (d *doctor) agent(name string) {
 	base := install.Options{Agent: name, Home: d.home, Getenv: d.getenv, Root: d.root}
-	found := install.Find(base)
+	found := agents.Install().Find(base)
 	type scoped struct {
 		opts install.Options
 		st   install.Status
@@ -43,7 +44,7 @@ func (d *doctor) agent(name string) {
 	for _, scope := range []string{install.User, install.Project} {
 		o := base
 		o.Scope = scope
-		st, err := install.Wiring(o)
+		st, err := agents.Install().Wiring(o)
 		if err != nil {
 			d.add(doctorCheck{Agent: name, Scope: scope, Check: "wired", Detail: err.Error(),
 				Fix: "fix the file, or move it away and install again"})
@@ -66,11 +67,11 @@ func (d *doctor) agent(name string) {
 	if len(wired) == 0 {
 		user := []string{"agenthooks", "install", "--agent", name}
 		project := []string{"agenthooks", "install", "--agent", name, "--scope", "project", "--workspace", d.root}
-		if install.HasGates(name) {
+		if agents.Install().HasGates(name) {
 			user, project = append(user, "--trust"), append(project, "--trust")
 		}
 		d.add(doctorCheck{Agent: name, Check: "wired",
-			Detail: "no hook of " + install.Title(name) + " runs agenthooks (" + strings.Join(files, ", ") + "): every action goes unchecked",
+			Detail: "no hook of " + agents.Install().Title(name) + " runs agenthooks (" + strings.Join(files, ", ") + "): every action goes unchecked",
 			Fix:    shellquote.POSIXCommand(user) + "\n(or, for this workspace only: " + shellquote.POSIXCommand(project) + ")"})
 		return
 	}
@@ -88,7 +89,7 @@ func (d *doctor) agent(name string) {
 
 // gates checks the agent's own gates for one scope.
 func (d *doctor) gates(o install.Options) {
-	gates, err := install.Gates(o)
+	gates, err := agents.Install().Gates(o)
 	if err != nil {
 		d.add(doctorCheck{Agent: o.Agent, Scope: o.Scope, Check: "gate", Detail: err.Error(),
 			Fix: "fix the file named, then run doctor again"})
@@ -103,7 +104,7 @@ func (d *doctor) gates(o install.Options) {
 			shut = append(shut, g)
 		}
 	}
-	title := install.Title(o.Agent)
+	title := agents.Install().Title(o.Agent)
 	if len(shut) == 0 {
 		d.add(doctorCheck{Agent: o.Agent, Scope: o.Scope, Check: "gate", OK: true,
 			Detail: fmt.Sprintf("%s will run the hooks (%d of its own conditions met)", title, len(gates))})
@@ -190,7 +191,7 @@ func commitNote(b buildInfo) string {
 // workspaceTrust checks that agenthooks runs the workspace's project
 // hooks.
 func (d *doctor) workspaceTrust() {
-	eng, closeEngine, err := openEngine(d.ctx, []string{d.root}, false)
+	eng, closeEngine, err := openEngine(d.ctx, []string{d.root}, nil)
 	if err != nil {
 		d.add(doctorCheck{Check: "workspace-trust", Detail: "cannot load the hooks: " + err.Error(),
 			Fix: "agenthooks validate, and fix what it reports"})

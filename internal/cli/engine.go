@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/host"
 )
@@ -21,20 +22,20 @@ func (s *IO) openHost(ctx context.Context) *host.Host {
 }
 
 // openEngine loads the engine of a host for verbs that work with the
-// engine itself (list, test, validate, exec). Claude Code's settings files
-// are among the sources unless noClaude is set. Host warnings go to
+// engine itself (list, test, validate, exec). Other agents' settings files
+// are among the sources, less those in skip. Host warnings go to
 // stderr at once; the returned function writes the log and closes the
 // state store.
-func openEngine(ctx context.Context, roots []string, noClaude bool) (*engine.Engine, func() error, error) {
-	_, eng, closeHost, err := openHostEngine(ctx, roots, noClaude)
+func openEngine(ctx context.Context, roots []string, skip []*config.Settings) (*engine.Engine, func() error, error) {
+	_, eng, closeHost, err := openHostEngine(ctx, roots, skip)
 	return eng, closeHost, err
 }
 
 // openHostEngine is openEngine with the host, for verbs that read more
 // than the hooks (exec reads the sandbox through it).
-func openHostEngine(ctx context.Context, roots []string, noClaude bool) (*host.Host, *engine.Engine, func() error, error) {
+func openHostEngine(ctx context.Context, roots []string, skip []*config.Settings) (*host.Host, *engine.Engine, func() error, error) {
 	h := host.Open(ctx, host.Options{Warn: func(msg string) { fmt.Fprintln(os.Stderr, "agenthooks: warning:", msg) }})
-	eng, err := h.Engine(roots, noClaude)
+	eng, err := h.Engine(roots, skip)
 	if err != nil {
 		_ = h.Close(ctx)
 		return nil, nil, nil, err

@@ -185,7 +185,7 @@ func (o *execOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	h, eng, closeEngine, err := openHostEngine(ctx, roots, false)
+	h, eng, closeEngine, err := openHostEngine(ctx, roots, nil)
 	if err != nil {
 		return &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
 	}

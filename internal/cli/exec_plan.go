@@ -158,7 +158,7 @@ func (o *execOptions) engine(ctx context.Context, cwd string) (*host.Host, *engi
 	}
 	o.workspaces = roots
 	h := o.io.openHost(ctx)
-	eng, err := h.Engine(roots, false)
+	eng, err := h.Engine(roots, nil)
 	if err != nil {
 		return nil, nil, &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/export"
 	"github.com/agenthooks/agenthooks/internal/atomicfile"
@@ -38,9 +39,9 @@ type exportOptions struct {
 
 func newExportCmd(s *IO) *cobra.Command {
 	o := &exportOptions{io: s}
-	agents := strings.Join(export.Agents(), "|")
+	names := strings.Join(agents.Export().Agents(), "|")
 	cmd := &cobra.Command{
-		Use:   "export --to " + agents + " [--file FILE | --workspace DIR] [--scope project|user] [-o FILE|-] [--force]",
+		Use:   "export --to " + names + " [--file FILE | --workspace DIR] [--scope project|user] [-o FILE|-] [--force]",
 		Short: "Translate hooks.json into another agent's own hook settings",
 		Long: `Export translates Cursor hooks (a hooks.json) into the native hook settings of
 another agent, for running the same commands there without agenthooks:
@@ -92,15 +93,15 @@ nothing in it can be exported, or when -o FILE exists.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.to, "to", "", "the agent: "+strings.Join(export.Agents(), ", "))
+	f.StringVar(&o.to, "to", "", "the agent: "+strings.Join(agents.Export().Agents(), ", "))
 	f.StringVar(&o.file, "file", "", "the hooks.json to export; default: the scope's (see --scope)")
 	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace whose .cursor/hooks.json to export; default: the current directory")
 	f.StringVar(&o.scope, "scope", "", "project (.cursor/hooks.json of the workspace, the default) or user (~/.cursor/hooks.json); also where the result belongs")
 	f.StringVarP(&o.output, "output", "o", "", "write the document to FILE instead of stdout (- is stdout); FILE must not exist")
 	f.BoolVar(&o.force, "force", false, "with -o, replace FILE if it exists")
-	f.BoolVar(&o.sandbox, "sandbox", false, "export the workspace's effective sandbox (its sandbox.json files merged) into the agent's own sandbox settings ("+strings.Join(export.SandboxAgents(), ", ")+") instead of its hooks")
+	f.BoolVar(&o.sandbox, "sandbox", false, "export the workspace's effective sandbox (its sandbox.json files merged) into the agent's own sandbox settings ("+strings.Join(agents.Export().SandboxAgents(), ", ")+") instead of its hooks")
 	_ = cmd.RegisterFlagCompletionFunc("to", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return export.Agents(), cobra.ShellCompDirectiveNoFileComp
+		return agents.Export().Agents(), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("scope", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{scopeProject, scopeUser}, cobra.ShellCompDirectiveNoFileComp
@@ -141,7 +142,7 @@ func (o *exportOptions) run() error {
 	if len(f.Hooks) == 0 {
 		return fmt.Errorf("export: nothing to export: %s has no hooks", in.path)
 	}
-	res, err := export.To(o.to, f.Hooks)
+	res, err := agents.Export().To(o.to, f.Hooks)
 	if err != nil {
 		return usageErr("export: %v", err)
 	}
@@ -174,10 +175,10 @@ func (o *exportOptions) run() error {
 // check validates the flags that do not need the file system.
 func (o *exportOptions) check() error {
 	if o.to == "" {
-		return usageErr("export needs --to: one of %s", strings.Join(export.Agents(), ", "))
+		return usageErr("export needs --to: one of %s", strings.Join(agents.Export().Agents(), ", "))
 	}
-	if export.Title(o.to) == "" {
-		return usageErr("unknown --to %q: use one of %s", o.to, strings.Join(export.Agents(), ", "))
+	if agents.Export().Title(o.to) == "" {
+		return usageErr("unknown --to %q: use one of %s", o.to, strings.Join(agents.Export().Agents(), ", "))
 	}
 	switch o.scope {
 	case "", scopeProject, scopeUser:

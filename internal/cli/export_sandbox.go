@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/agenthooks/agenthooks/export"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
 
@@ -20,8 +20,8 @@ func (o *exportOptions) runSandbox(ctx context.Context) error {
 	if o.file != "" {
 		return usageErr("--sandbox exports the sandbox.json files that apply to a workspace: give --workspace, not --file")
 	}
-	if !slices.Contains(export.SandboxAgents(), o.to) {
-		_, err := export.Sandbox(o.to, sandbox.Policy{})
+	if !slices.Contains(agents.Export().SandboxAgents(), o.to) {
+		_, err := agents.Export().Sandbox(o.to, sandbox.Policy{})
 		return usageErr("export: %v", err)
 	}
 	root := o.workspace
@@ -42,7 +42,7 @@ func (o *exportOptions) runSandbox(ctx context.Context) error {
 	if !loaded.Policy.Configured {
 		return fmt.Errorf("export: no sandbox.json applies to %s (none in the enterprise folder, a team's hooks folder, ~/.cursor or the workspace's .cursor)", abs)
 	}
-	res, err := export.Sandbox(o.to, loaded.Policy)
+	res, err := agents.Export().Sandbox(o.to, loaded.Policy)
 	if err != nil {
 		return usageErr("export: %v", err)
 	}

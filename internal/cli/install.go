@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/internal/front"
 	"github.com/agenthooks/agenthooks/internal/install"
 )
@@ -36,9 +37,9 @@ func newUninstallVerb(s *IO) *cobra.Command { return newInstallCmd(s, true) }
 // uninstall`: the same flags, opposite effects.
 func newInstallCmd(s *IO, uninstall bool) *cobra.Command {
 	o := &installOptions{io: s, uninstall: uninstall}
-	agents := strings.Join(install.Agents(), "|")
+	names := strings.Join(agents.Install().Names(), "|")
 	cmd := &cobra.Command{
-		Use:   "install --agent " + agents + " [--scope user|project]",
+		Use:   "install --agent " + names + " [--scope user|project]",
 		Short: "Wire an agent to agenthooks in the agent's own settings",
 		Long: `install makes an agent run agenthooks for every hook event agenthooks can serve, so
 the Cursor hooks (enterprise, team, .cursor/hooks.json, ~/.cursor/hooks.json) apply
@@ -76,7 +77,7 @@ back what --trust set.`,
 		},
 	}
 	if uninstall {
-		cmd.Use = "uninstall --agent " + agents + " [--scope user|project]"
+		cmd.Use = "uninstall --agent " + names + " [--scope user|project]"
 		cmd.Short = "Take agenthooks out of an agent's settings again"
 		cmd.Long = `uninstall undoes install: a settings file not edited since is put back from its
 backup byte for byte (or removed, if install created it); an edited one keeps
@@ -85,7 +86,7 @@ the edits and loses only agenthooks' hooks.`
   agenthooks uninstall --agent opencode --scope project`
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.agent, "agent", "", "the agent: "+strings.Join(install.Agents(), ", "))
+	f.StringVar(&o.agent, "agent", "", "the agent: "+strings.Join(agents.Install().Names(), ", "))
 	f.StringVar(&o.scope, "scope", install.User, "user (every project) or project (the workspace's own settings)")
 	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace root for --scope project; default: the current directory")
 	f.StringVar(&o.binary, "binary", "", "the agenthooks binary the agent runs; default: this one")
@@ -94,7 +95,7 @@ the edits and loses only agenthooks' hooks.`
 			"(Codex, Copilot CLI, Gemini CLI), so the agent runs the hooks; --trust=false: neither ask nor record")
 	}
 	_ = cmd.RegisterFlagCompletionFunc("agent", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return install.Agents(), cobra.ShellCompDirectiveNoFileComp
+		return agents.Install().Names(), cobra.ShellCompDirectiveNoFileComp
 	})
 	return cmd
 }
@@ -105,7 +106,7 @@ func (o *installOptions) run(ctx context.Context) error {
 		verb = "uninstall"
 	}
 	if o.agent == "" {
-		return usageErr("%s needs --agent: one of %s", verb, strings.Join(install.Agents(), ", "))
+		return usageErr("%s needs --agent: one of %s", verb, strings.Join(agents.Install().Names(), ", "))
 	}
 	opts := install.Options{Agent: o.agent, Scope: o.scope}
 	if o.scope == install.Project {
@@ -135,15 +136,15 @@ func (o *installOptions) run(ctx context.Context) error {
 		return err
 	}
 	opts.Binary = bin
-	if _, err := install.Path(opts); err != nil {
+	if _, err := agents.Install().Path(opts); err != nil {
 		return usageErr("%s: %v", verb, err)
 	}
 
 	var ch install.Change
 	if o.uninstall {
-		ch, err = install.Uninstall(opts)
+		ch, err = agents.Install().Uninstall(opts)
 	} else {
-		ch, err = install.Install(opts)
+		ch, err = agents.Install().Install(opts)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", verb, err)

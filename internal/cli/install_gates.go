@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/internal/install"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/internal/shellquote"
@@ -30,7 +31,7 @@ func (o *installOptions) gates(ctx context.Context, opts install.Options, gates 
 		yes = ok
 	}
 	if yes {
-		after, err := install.Trust(opts)
+		after, err := agents.Install().Trust(opts)
 		if err != nil {
 			return err
 		}
@@ -42,7 +43,7 @@ func (o *installOptions) gates(ctx context.Context, opts install.Options, gates 
 			return nil
 		}
 	}
-	fmt.Fprintf(o.io.Out, "  %s skips these hooks until:\n", install.Title(o.agent))
+	fmt.Fprintf(o.io.Out, "  %s skips these hooks until:\n", agents.Install().Title(o.agent))
 	byFile := map[string][]string{}
 	var files []string
 	for _, g := range shut {
@@ -68,7 +69,7 @@ func (o *installOptions) gates(ctx context.Context, opts install.Options, gates 
 		}
 	}
 	if len(hints) > 0 {
-		fmt.Fprintf(o.io.Out, "  or in %s itself: %s\n", install.Title(o.agent), strings.Join(hints, "; then "))
+		fmt.Fprintf(o.io.Out, "  or in %s itself: %s\n", agents.Install().Title(o.agent), strings.Join(hints, "; then "))
 	}
 	return nil
 }
@@ -91,7 +92,7 @@ func (o *installOptions) askTrust(ctx context.Context, shut []install.Gate) (boo
 	}
 	defer t.Close()
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s skips these hooks until:\n", install.Title(o.agent))
+	fmt.Fprintf(&b, "%s skips these hooks until:\n", agents.Install().Title(o.agent))
 	for _, g := range shut {
 		fmt.Fprintf(&b, "  - %s\n", g.What)
 	}

@@ -107,7 +107,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots, false)
+	eng, closeEngine, err := openEngine(ctx, roots, nil)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/dialect"
+	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/host"
 )
 
@@ -24,7 +25,7 @@ type fromOptions struct {
 	allowMeans string
 	verbose    bool
 
-	dialect *dialect.Dialect
+	dialect *agent.Dialect
 	// event is the agent's event name from the command line, for agents
 	// whose payload does not say (Copilot's camelCase format).
 	event string
@@ -33,7 +34,7 @@ type fromOptions struct {
 // addFromFlags registers --from, --allow-means and --verbose on run.
 func addFromFlags(cmd *cobra.Command, o *runOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.from.agent, "from", "", "read the hook payload of an agent and answer in its format: "+strings.Join(dialect.Names(), ", ")+" (STEP is then the agent's own event name, and optional)")
+	f.StringVar(&o.from.agent, "from", "", "read the hook payload of an agent and answer in its format: "+strings.Join(agents.Names(), ", ")+" (STEP is then the agent's own event name, and optional)")
 	f.StringVar(&o.from.allowMeans, "allow-means", allowNoObjection, "with --from, what a hook's allow tells the agent: no-objection (the agent's own permission checks still apply) or approve")
 	f.BoolVar(&o.from.verbose, "verbose", false, "with --from, notes on stderr: events with no Cursor counterpart, files that could not be read, the env file")
 }
@@ -48,10 +49,11 @@ func (o *runOptions) stepOrEvent(step cobra.PositionalArgs) cobra.PositionalArgs
 			}
 			return step(cmd, args)
 		}
-		d, ok := dialect.Lookup(o.from.agent)
+		a, ok := agents.Lookup(o.from.agent)
 		if !ok {
-			return usageErr("unknown --from %q: use one of %s", o.from.agent, strings.Join(dialect.Names(), ", "))
+			return usageErr("unknown --from %q: use one of %s", o.from.agent, strings.Join(agents.Names(), ", "))
 		}
+		d := a.Dialect
 		if len(args) > 1 {
 			return usageErr("run --from %s takes at most one argument, the %s event (the payload usually names it)", d.Name, d.Title)
 		}
@@ -91,7 +93,7 @@ func (o *runOptions) runFrom(ctx context.Context) error {
 }
 
 // writeEnv appends a sessionStart's env to the file the agent named for it.
-func (o *runOptions) writeEnv(d *dialect.Dialect, env map[string]string) {
+func (o *runOptions) writeEnv(d *agent.Dialect, env map[string]string) {
 	if len(env) == 0 {
 		return
 	}
@@ -100,7 +102,7 @@ func (o *runOptions) writeEnv(d *dialect.Dialect, env map[string]string) {
 		if path == "" {
 			continue
 		}
-		skipped, err := dialect.AppendEnvFile(path, env)
+		skipped, err := agent.AppendEnvFile(path, env)
 		if err != nil {
 			fmt.Fprintf(o.io.Err, "agenthooks: the session env was not written to $%s: %v\n", v, err)
 		}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/state"
 	teamsync "github.com/agenthooks/agenthooks/team/sync"
 )
@@ -34,7 +34,7 @@ func openTeamReporting(ctx context.Context, home string, warn io.Writer) *teamRe
 		fmt.Fprintf(warn, "agenthooks: warning: this machine is not reported to the team's fleet view: %v\n", err)
 	} else {
 		host, _ := os.Hostname()
-		r.machine = teamsync.Machine{ID: id, Hostname: host, Version: version(), Agents: install.Wired(home, os.Getenv)}
+		r.machine = teamsync.Machine{ID: id, Hostname: host, Version: version(), Agents: agents.Install().Wired(home, os.Getenv)}
 	}
 	if st, err := state.Open(ctx, opts); err != nil {
 		fmt.Fprintf(warn, "agenthooks: warning: the local log cannot be read; no decision is sent to a team audit: %v\n", err)

@@ -71,7 +71,7 @@ func (o *testOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	h, eng, closeEngine, err := openHostEngine(ctx, roots, false)
+	h, eng, closeEngine, err := openHostEngine(ctx, roots, nil)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
@@ -64,7 +65,7 @@ func (o *validateOptions) run() error {
 			}
 			if filepath.Base(dir) == ".claude" {
 				// A Claude Code settings file: its own format.
-				f := config.ParseClaudeFile(abs, data, config.ClaudeUser, dir, dir)
+				f := claude.Format.Parse(abs, data, claude.User, dir, dir)
 				problems = append(problems, f.Problems...)
 				checked++
 				continue
@@ -80,7 +81,7 @@ func (o *validateOptions) run() error {
 		if err != nil {
 			return err
 		}
-		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, false)
+		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, nil)
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package install
+package install_test
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/internal/install"
 	"github.com/tailscale/hujson"
 )
 
@@ -24,25 +25,25 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 		settings := []string{"claude", "codex", "gemini"}
 		dir := t.TempDir()
-		o := Options{Agent: settings[int(which)%len(settings)], Scope: Project, Root: dir, Binary: bin}
-		path, _ := Path(o)
+		o := install.Options{Agent: settings[int(which)%len(settings)], Scope: install.Project, Root: dir, Binary: bin}
+		path, _ := wirings.Path(o)
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Install(o); err != nil {
+		if _, err := wirings.Install(o); err != nil {
 			return // e.g. "hooks" is not an object: refused, file untouched
 		}
-		if ch, err := Install(o); err != nil || ch.Action != "unchanged" {
+		if ch, err := wirings.Install(o); err != nil || ch.Action != "unchanged" {
 			t.Fatalf("second install: %+v, %v", ch, err)
 		}
 		installedData, _ := os.ReadFile(path)
 		if _, err := hujson.Parse(installedData); err != nil {
 			t.Fatalf("install wrote invalid JSON: %v\n%s", err, installedData)
 		}
-		if _, err := Uninstall(o); err != nil {
+		if _, err := wirings.Uninstall(o); err != nil {
 			t.Fatal(err)
 		}
 		got, _ := os.ReadFile(path)

@@ -34,61 +34,49 @@ type Gate struct {
 }
 
 // gateSet is how an agent's gates are read and opened.
-type gateSet interface {
+type GateSet interface {
 	// gates lists them for the hooks file at hooksPath (as installed).
-	gates(o Options, hooksPath string, hooks []byte) ([]Gate, error)
+	List(o Options, hooksPath string, hooks []byte) ([]Gate, error)
 	// open opens the shut ones, recording each change in the ledger
 	// under hooksPath.
-	open(o Options, hooksPath string, hooks []byte, l *ledger) error
+	Open(o Options, hooksPath string, hooks []byte, l *Ledger) error
 	// close takes back what open recorded for hooksPath.
-	close(o Options, hooksPath string, l *ledger) error
+	Close(o Options, hooksPath string, l *Ledger) error
 	// ledgerPath is where the record of changes is kept.
-	ledgerPath(o Options) (string, error)
-}
-
-func gatesOf(name string) gateSet {
-	switch name {
-	case "codex":
-		return codexGates{}
-	case "copilot":
-		return copilotGates{}
-	case "gemini":
-		return geminiGates{}
-	}
-	return nil
+	LedgerPath(o Options) (string, error)
 }
 
 // Gates reports the agent's own gates for what install wrote with o; none
 // when the agent has none, or when nothing is installed.
-func Gates(o Options) ([]Gate, error) {
-	a, path, err := o.resolve()
+func (as Agents) Gates(o Options) ([]Gate, error) {
+	a, path, err := as.resolve(o)
 	if err != nil {
 		return nil, err
 	}
-	gs := gatesOf(a.name)
+	gs := a.Gates
 	if gs == nil {
 		return nil, nil
 	}
-	data, ok, err := readFile(path)
+	data, ok, err := ReadFile(path)
 	if err != nil || !ok || !installed(a, data) {
 		return nil, err
 	}
-	return gs.gates(o, path, data)
+	return gs.List(o, path, data)
 }
 
 // Trust opens the agent's gates for what install wrote with o, as the
 // agent itself records them, and returns them as they are after.
 // Uninstall takes back exactly what Trust changed.
-func Trust(o Options) ([]Gate, error) {
-	a, path, err := o.resolve()
+func (as Agents) Trust(o Options) ([]Gate, error) {
+	a, path, err := as.resolve(o)
 	if err != nil {
 		return nil, err
 	}
-	gs := gatesOf(a.name)
+	gs := a.Gates
 	if gs == nil {
 		return nil, nil
 	}
-	data, ok, err := readFile(path)
+	data, ok, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -99,18 +87,18 @@ func Trust(o Options) ([]Gate, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := gs.open(o, path, data, l); err != nil {
+	if err := gs.Open(o, path, data, l); err != nil {
 		return nil, err
 	}
-	if err := l.save(); err != nil {
+	if err := l.Save(); err != nil {
 		return nil, err
 	}
-	return gs.gates(o, path, data)
+	return gs.List(o, path, data)
 }
 
 // untrust takes back what Trust changed for the hooks file at path.
-func untrust(o Options, a *agent, path string) error {
-	gs := gatesOf(a.name)
+func untrust(o Options, a *Agent, path string) error {
+	gs := a.Gates
 	if gs == nil {
 		return nil
 	}
@@ -118,17 +106,17 @@ func untrust(o Options, a *agent, path string) error {
 	if err != nil {
 		return err
 	}
-	if len(l.entriesFor(path)) == 0 {
+	if len(l.EntriesFor(path)) == 0 {
 		return nil
 	}
-	if err := gs.close(o, path, l); err != nil {
+	if err := gs.Close(o, path, l); err != nil {
 		return err
 	}
-	return l.save()
+	return l.Save()
 }
 
 // getenv is o's environment lookup.
-func (o Options) getenv() func(string) string {
+func (o Options) GetenvFunc() func(string) string {
 	if o.Getenv != nil {
 		return o.Getenv
 	}
@@ -136,8 +124,8 @@ func (o Options) getenv() func(string) string {
 }
 
 // agentHome is $VAR, else rel under the home folder.
-func (o Options) agentHome(v, rel string) (string, error) {
-	if d := o.getenv()(v); d != "" {
+func (o Options) AgentHome(v, rel string) (string, error) {
+	if d := o.GetenvFunc()(v); d != "" {
 		return d, nil
 	}
 	if o.Home == "" {
@@ -146,8 +134,8 @@ func (o Options) agentHome(v, rel string) (string, error) {
 	return filepath.Join(o.Home, rel), nil
 }
 
-func openLedger(gs gateSet, o Options) (*ledger, error) {
-	p, err := gs.ledgerPath(o)
+func openLedger(gs GateSet, o Options) (*Ledger, error) {
+	p, err := gs.LedgerPath(o)
 	if err != nil {
 		return nil, err
 	}
@@ -155,8 +143,8 @@ func openLedger(gs gateSet, o Options) (*ledger, error) {
 }
 
 // ledgerFor is the agent's ledger, nil for an agent without gates.
-func ledgerFor(o Options, a *agent) (*ledger, error) {
-	gs := gatesOf(a.name)
+func ledgerFor(o Options, a *Agent) (*Ledger, error) {
+	gs := a.Gates
 	if gs == nil {
 		return nil, nil
 	}
@@ -165,4 +153,17 @@ func ledgerFor(o Options, a *agent) (*ledger, error) {
 
 // HasGates reports whether the agent has gates of its own (Codex, Copilot
 // CLI, Gemini CLI), which install --trust opens.
-func HasGates(name string) bool { return gatesOf(name) != nil }
+func (as Agents) HasGates(name string) bool {
+	a, ok := as.Lookup(name)
+	return ok && a.Gates != nil
+}
+
+// Spellings is path, and its real path (links resolved) when that
+// differs.
+func Spellings(path string) []string {
+	out := []string{path}
+	if real, err := filepath.EvalSymlinks(path); err == nil && real != path {
+		out = append(out, real)
+	}
+	return out
+}

@@ -1,6 +1,10 @@
-package install
+package install_test
 
 import (
+	"github.com/agenthooks/agenthooks/agent/codex"
+	"github.com/agenthooks/agenthooks/agent/copilot"
+	"github.com/agenthooks/agenthooks/agent/gemini"
+	"github.com/agenthooks/agenthooks/internal/install"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,7 +26,7 @@ var codexConfigs = map[string]string{
 }
 
 func TestCodexTrustRoundTrip(t *testing.T) {
-	for _, scope := range []string{Project, User} {
+	for _, scope := range []string{install.Project, install.User} {
 		for name, content := range codexConfigs {
 			t.Run(scope+"/"+name, func(t *testing.T) {
 				o := options(t, "codex", scope)
@@ -31,16 +35,16 @@ func TestCodexTrustRoundTrip(t *testing.T) {
 				if name != "none" {
 					writeTestFile(t, cfg, content)
 				}
-				if _, err := Install(o); err != nil {
+				if _, err := wirings.Install(o); err != nil {
 					t.Fatal(err)
 				}
-				gates, err := Gates(o)
+				gates, err := wirings.Gates(o)
 				if err != nil {
 					t.Fatal(err)
 				}
 				// Every event's hook is reviewed, and a project is trusted.
-				want := len(lookupMust("codex").events)
-				if scope == Project {
+				want := len(lookupMust("codex").Events)
+				if scope == install.Project {
 					want++
 				}
 				if len(gates) != want {
@@ -51,7 +55,7 @@ func TestCodexTrustRoundTrip(t *testing.T) {
 						t.Errorf("open before trust: %+v", g)
 					}
 				}
-				gates, err = Trust(o)
+				gates, err = wirings.Trust(o)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -65,10 +69,10 @@ func TestCodexTrustRoundTrip(t *testing.T) {
 					t.Errorf("the file's start changed:\n%s", after)
 				}
 				// Idempotent.
-				if _, err := Trust(o); err != nil || readTestFile(t, cfg) != after {
+				if _, err := wirings.Trust(o); err != nil || readTestFile(t, cfg) != after {
 					t.Errorf("second trust changed the file (%v)", err)
 				}
-				ch, err := Uninstall(o)
+				ch, err := wirings.Uninstall(o)
 				if err != nil || !ch.Untrusted {
 					t.Fatalf("uninstall: %+v, %v", ch, err)
 				}
@@ -79,7 +83,7 @@ func TestCodexTrustRoundTrip(t *testing.T) {
 				} else if got := readTestFile(t, cfg); got != content {
 					t.Errorf("after uninstall:\n got  %q\n want %q", got, content)
 				}
-				if _, err := os.Stat(cfg + LedgerSuffix); !os.IsNotExist(err) {
+				if _, err := os.Stat(cfg + install.LedgerSuffix); !os.IsNotExist(err) {
 					t.Errorf("ledger left behind: %v", err)
 				}
 			})
@@ -90,19 +94,19 @@ func TestCodexTrustRoundTrip(t *testing.T) {
 // TestCodexTrustKeepsUserChanges: uninstall takes back only what trust
 // set and still stands; a value the user changed since stays.
 func TestCodexTrustKeepsUserChanges(t *testing.T) {
-	o := options(t, "codex", Project)
+	o := options(t, "codex", install.Project)
 	cfg := filepath.Join(o.Home, ".codex", "config.toml")
-	if _, err := Install(o); err != nil {
+	if _, err := wirings.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Trust(o); err != nil {
+	if _, err := wirings.Trust(o); err != nil {
 		t.Fatal(err)
 	}
 	data := readTestFile(t, cfg)
 	data = strings.Replace(data, `trust_level = "trusted"`, `trust_level = "untrusted"`, 1) + "model = \"mine\"\n"
 	data = "# added by the user\n" + data
 	writeTestFile(t, cfg, data)
-	if _, err := Uninstall(o); err != nil {
+	if _, err := wirings.Uninstall(o); err != nil {
 		t.Fatal(err)
 	}
 	got := readTestFile(t, cfg)
@@ -117,14 +121,14 @@ func TestCodexTrustKeepsUserChanges(t *testing.T) {
 // TestCodexTrustRefusesInline: a project table written inline cannot be
 // edited line by line; trust says what to set instead of breaking it.
 func TestCodexTrustRefusesInline(t *testing.T) {
-	o := options(t, "codex", Project)
+	o := options(t, "codex", install.Project)
 	cfg := filepath.Join(o.Home, ".codex", "config.toml")
-	content := "projects = { " + tomlString(o.Root) + " = { trust_level = \"untrusted\" } }\n"
+	content := "projects = { " + install.TOMLString(o.Root) + " = { trust_level = \"untrusted\" } }\n"
 	writeTestFile(t, cfg, content)
-	if _, err := Install(o); err != nil {
+	if _, err := wirings.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Trust(o)
+	_, err := wirings.Trust(o)
 	if err == nil || !strings.Contains(err.Error(), "trust_level = \"trusted\"") {
 		t.Fatalf("trust: %v, want a refusal naming the setting", err)
 	}
@@ -136,56 +140,56 @@ func TestCodexTrustRefusesInline(t *testing.T) {
 // TestCodexHookHash pins the hash against what Codex 0.169 itself
 // reported (hooks/list's currentHash) for a hook install wrote.
 func TestCodexHookHash(t *testing.T) {
-	got := codexHookHash("pre_tool_use", nil, "/tmp/study/bin/agenthooks run --from codex", 600)
+	got := codex.HookHash("pre_tool_use", nil, "/tmp/study/bin/agenthooks run --from codex", 600)
 	if want := "sha256:c138a1310443a66cafb56807bf79047721ab20d32941f3f8d5163cc7d3208d0e"; got != want {
 		t.Errorf("hash %s, want %s", got, want)
 	}
-	if got := codexHookHash("stop", nil, "/tmp/study/bin/agenthooks run --from codex", 600); got !=
+	if got := codex.HookHash("stop", nil, "/tmp/study/bin/agenthooks run --from codex", 600); got !=
 		"sha256:a7c5a62acf528158e0172bcd00e325ca5e954c6a28aeb6a74f85ebd471196f57" {
 		t.Errorf("stop hash %s", got)
 	}
 	// SessionEnd's timeout as Codex runs it (1 s unless set, 3 s at
 	// most): Codex 0.169 reported these for "x".
 	for set, want := range map[any]string{nil: "sha256:f3041eae", 2.0: "sha256:3ced4c28", 600.0: "sha256:"} {
-		if got := codexHookHash("session_end", nil, "x", codexTimeout("session_end", set)); !strings.HasPrefix(got, want) {
+		if got := codex.HookHash("session_end", nil, "x", codex.HookTimeout("session_end", set)); !strings.HasPrefix(got, want) {
 			t.Errorf("SessionEnd with timeout %v: %s, want %s…", set, got, want)
 		}
 	}
-	if got := codexHookHash("stop", nil, "x", codexTimeout("stop", nil)); !strings.HasPrefix(got, "sha256:6f144774") {
+	if got := codex.HookHash("stop", nil, "x", codex.HookTimeout("stop", nil)); !strings.HasPrefix(got, "sha256:6f144774") {
 		t.Errorf("Stop without a timeout: %s", got)
 	}
 	m := "Bash"
-	if codexHookHash("stop", &m, "x", 600) == codexHookHash("stop", nil, "x", 600) {
+	if codex.HookHash("stop", &m, "x", 600) == codex.HookHash("stop", nil, "x", 600) {
 		t.Error("the matcher does not change the hash")
 	}
 }
 
 func TestCodexHookKeys(t *testing.T) {
-	o := options(t, "codex", Project)
-	path, _ := Path(o)
+	o := options(t, "codex", install.Project)
+	path, _ := wirings.Path(o)
 	// The user's own groups come first: agenthooks' group is the second
 	// of PreToolUse.
 	writeTestFile(t, path, `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./mine.sh"}]}]}}`)
-	if _, err := Install(o); err != nil {
+	if _, err := wirings.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	hs, err := codexHooks(path, []byte(readTestFile(t, path)))
+	hs, err := codex.Hooks(path, []byte(readTestFile(t, path)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	found := false
 	for _, h := range hs {
-		if h.event == "PreToolUse" {
+		if h.Event == "PreToolUse" {
 			found = true
-			if h.key != path+":pre_tool_use:1:0" {
-				t.Errorf("key %s", h.key)
+			if h.Key != path+":pre_tool_use:1:0" {
+				t.Errorf("key %s", h.Key)
 			}
 		}
-		if h.event == "SessionEnd" && h.key != path+":session_end:0:0" {
-			t.Errorf("key %s", h.key)
+		if h.Event == "SessionEnd" && h.Key != path+":session_end:0:0" {
+			t.Errorf("key %s", h.Key)
 		}
 	}
-	if !found || len(hs) != len(lookupMust("codex").events) {
+	if !found || len(hs) != len(lookupMust("codex").Events) {
 		t.Errorf("hooks %+v", hs)
 	}
 }
@@ -202,27 +206,27 @@ var copilotConfigs = map[string]string{
 func TestCopilotTrustRoundTrip(t *testing.T) {
 	for name, content := range copilotConfigs {
 		t.Run(name, func(t *testing.T) {
-			o := options(t, "copilot", Project)
+			o := options(t, "copilot", install.Project)
 			cfg := filepath.Join(o.Home, ".copilot", "config.json")
 			if content != "" {
 				writeTestFile(t, cfg, content)
 			}
-			if _, err := Install(o); err != nil {
+			if _, err := wirings.Install(o); err != nil {
 				t.Fatal(err)
 			}
-			gates, err := Gates(o)
+			gates, err := wirings.Gates(o)
 			if err != nil || len(gates) != 1 || gates[0].Open {
 				t.Fatalf("gates before trust: %+v, %v", gates, err)
 			}
-			gates, err = Trust(o)
+			gates, err = wirings.Trust(o)
 			if err != nil || len(gates) != 1 || !gates[0].Open {
 				t.Fatalf("gates after trust: %+v, %v", gates, err)
 			}
-			folders, err := copilotTrusted([]byte(readTestFile(t, cfg)))
+			folders, err := copilot.Trusted([]byte(readTestFile(t, cfg)))
 			if err != nil || folders[len(folders)-1] != o.Root {
 				t.Errorf("trustedFolders %q, %v", folders, err)
 			}
-			if _, err := Uninstall(o); err != nil {
+			if _, err := wirings.Uninstall(o); err != nil {
 				t.Fatal(err)
 			}
 			if content == "" {
@@ -235,7 +239,7 @@ func TestCopilotTrustRoundTrip(t *testing.T) {
 		})
 	}
 	// User scope: Copilot loads the user's hooks anywhere.
-	if gates, err := Gates(options(t, "copilot", User)); err != nil || len(gates) != 0 {
+	if gates, err := wirings.Gates(options(t, "copilot", install.User)); err != nil || len(gates) != 0 {
 		t.Errorf("user scope gates %+v, %v", gates, err)
 	}
 }
@@ -246,7 +250,7 @@ func TestCopilotTrustRoundTrip(t *testing.T) {
 func TestTrustBothSpellings(t *testing.T) {
 	for _, agent := range []string{"codex", "copilot"} {
 		t.Run(agent, func(t *testing.T) {
-			o := options(t, agent, Project)
+			o := options(t, agent, install.Project)
 			link := filepath.Join(filepath.Dir(o.Root), "link")
 			if err := os.Symlink(o.Root, link); err != nil {
 				t.Fatal(err)
@@ -256,10 +260,10 @@ func TestTrustBothSpellings(t *testing.T) {
 				t.Fatal(err)
 			}
 			o.Root = link
-			if _, err := Install(o); err != nil {
+			if _, err := wirings.Install(o); err != nil {
 				t.Fatal(err)
 			}
-			gates, err := Trust(o)
+			gates, err := wirings.Trust(o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -278,7 +282,7 @@ func TestTrustBothSpellings(t *testing.T) {
 			if linked == 0 || linked != reals {
 				t.Errorf("%d gates for the link, %d for the real path: %+v", linked, reals, gates)
 			}
-			if _, err := Uninstall(o); err != nil {
+			if _, err := wirings.Uninstall(o); err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range []string{".codex/config.toml", ".copilot/config.json"} {
@@ -293,13 +297,13 @@ func TestTrustBothSpellings(t *testing.T) {
 // TestInstallWithUnreadableGates: the hooks are installed even when the
 // agent's own settings cannot be read; the note says so.
 func TestInstallWithUnreadableGates(t *testing.T) {
-	o := options(t, "copilot", Project)
+	o := options(t, "copilot", install.Project)
 	writeTestFile(t, filepath.Join(o.Home, ".copilot", "config.json"), "{not json")
-	ch, err := Install(o)
+	ch, err := wirings.Install(o)
 	if err != nil || ch.Action != "created" || !strings.Contains(ch.Note, "could not be read") {
 		t.Fatalf("install: %+v, %v", ch, err)
 	}
-	if _, err := Trust(o); err == nil {
+	if _, err := wirings.Trust(o); err == nil {
 		t.Error("trust wrote into a file it cannot read")
 	}
 }
@@ -314,23 +318,23 @@ var geminiConfigs = map[string]string{
 func TestGeminiTrustRoundTrip(t *testing.T) {
 	for name, content := range geminiConfigs {
 		t.Run(name, func(t *testing.T) {
-			o := options(t, "gemini", Project)
+			o := options(t, "gemini", install.Project)
 			cfg := filepath.Join(o.Home, ".gemini", "trustedFolders.json")
 			if content != "" {
 				writeTestFile(t, cfg, content)
 			}
-			if _, err := Install(o); err != nil {
+			if _, err := wirings.Install(o); err != nil {
 				t.Fatal(err)
 			}
-			gates, err := Gates(o)
+			gates, err := wirings.Gates(o)
 			if err != nil || len(gates) != 1 || gates[0].Open {
 				t.Fatalf("gates before trust: %+v, %v", gates, err)
 			}
-			gates, err = Trust(o)
+			gates, err = wirings.Trust(o)
 			if err != nil || len(gates) != 1 || !gates[0].Open {
 				t.Fatalf("gates after trust: %+v, %v", gates, err)
 			}
-			if _, err := Uninstall(o); err != nil {
+			if _, err := wirings.Uninstall(o); err != nil {
 				t.Fatal(err)
 			}
 			if content == "" {
@@ -358,17 +362,22 @@ func TestGeminiTrustRule(t *testing.T) {
 		{map[string]string{"/a": "TRUST_FOLDER"}, "/ab", false},
 		{nil, "/a", false},
 	} {
-		if got := geminiTrusted(tc.rules, tc.folder); got != tc.want {
+		if got := gemini.Trusted(tc.rules, tc.folder); got != tc.want {
 			t.Errorf("%v, %s: %v, want %v", tc.rules, tc.folder, got, tc.want)
 		}
 	}
 	// A folder the user told Gemini CLI not to trust is not overridden.
-	o := options(t, "gemini", Project)
-	writeTestFile(t, filepath.Join(o.Home, ".gemini", "trustedFolders.json"), `{`+string(mustJSON(o.Root))+`: "DO_NOT_TRUST"}`)
-	if _, err := Install(o); err != nil {
+	o := options(t, "gemini", install.Project)
+	writeTestFile(t, filepath.Join(o.Home, ".gemini", "trustedFolders.json"), `{`+string(install.MustJSON(o.Root))+`: "DO_NOT_TRUST"}`)
+	if _, err := wirings.Install(o); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Trust(o); err == nil || !strings.Contains(err.Error(), "told not to trust") {
+	if _, err := wirings.Trust(o); err == nil || !strings.Contains(err.Error(), "told not to trust") {
 		t.Errorf("trust over DO_NOT_TRUST: %v", err)
 	}
+}
+
+func lookupMust(name string) *install.Agent {
+	a, _ := wirings.Lookup(name)
+	return a
 }

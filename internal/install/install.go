@@ -62,15 +62,15 @@ type Change struct {
 }
 
 // Install wires the agent to agenthooks.
-func Install(o Options) (Change, error) {
-	a, path, err := o.resolve()
+func (as Agents) Install(o Options) (Change, error) {
+	a, path, err := as.resolve(o)
 	if err != nil {
 		return Change{}, err
 	}
 	if !filepath.IsAbs(o.Binary) {
 		return Change{}, fmt.Errorf("install: the agenthooks binary path %q is not absolute", o.Binary)
 	}
-	current, exists, err := readFile(path)
+	current, exists, err := ReadFile(path)
 	if err != nil {
 		return Change{}, err
 	}
@@ -78,10 +78,10 @@ func Install(o Options) (Change, error) {
 	if err != nil {
 		return Change{}, fmt.Errorf("install: %s: %w (fix the file, or move it away and install again)", path, err)
 	}
-	ch := Change{Path: path, Note: a.note}
+	ch := Change{Path: path, Note: a.Note}
 	if exists && bytes.Equal(want, current) {
 		ch.Action = "unchanged"
-		ch.gates(o)
+		ch.gates(as, o)
 		return ch, nil
 	}
 	ch.Action = "created"
@@ -91,23 +91,23 @@ func Install(o Options) (Change, error) {
 			// The file as it was before agenthooks: kept for uninstall
 			// and for the user. A re-install keeps the first backup.
 			ch.Backup = path + BackupSuffix
-			if err := writeFile(ch.Backup, current, path); err != nil {
+			if err := WriteFile(ch.Backup, current, path); err != nil {
 				return Change{}, err
 			}
 		}
 	}
-	if err := writeFile(path, want, path); err != nil {
+	if err := WriteFile(path, want, path); err != nil {
 		return Change{}, err
 	}
-	ch.gates(o)
+	ch.gates(as, o)
 	return ch, nil
 }
 
 // gates reads the agent's own gates into the change. The hooks are
 // installed whatever they say; a file of the agent's that cannot be read
 // becomes the note, since the user must fix it for the hooks to run.
-func (ch *Change) gates(o Options) {
-	gates, err := Gates(o)
+func (ch *Change) gates(as Agents, o Options) {
+	gates, err := as.Gates(o)
 	if err != nil {
 		ch.Note = strings.TrimSpace(ch.Note + " The agent's own trust settings could not be read: " + err.Error())
 		return
@@ -119,8 +119,8 @@ func (ch *Change) gates(o Options) {
 // Install made of its backup (or of nothing), the backup is put back (or
 // the file removed), byte for byte; when it was edited since, only
 // agenthooks' own hooks are taken out and the backup is left.
-func Uninstall(o Options) (Change, error) {
-	a, path, err := o.resolve()
+func (as Agents) Uninstall(o Options) (Change, error) {
+	a, path, err := as.resolve(o)
 	if err != nil {
 		return Change{}, err
 	}
@@ -131,30 +131,30 @@ func Uninstall(o Options) (Change, error) {
 	if lerr != nil {
 		return Change{}, lerr
 	}
-	if l != nil && len(l.entriesFor(path)) > 0 {
+	if l != nil && len(l.EntriesFor(path)) > 0 {
 		if err := untrust(o, a, path); err != nil {
 			return Change{}, err
 		}
 		ch.Untrusted = true
 	}
-	current, exists, err := readFile(path)
+	current, exists, err := ReadFile(path)
 	if err != nil || !exists || !installed(a, current) {
 		return ch, err
 	}
 	backupPath := path + BackupSuffix
-	backup, hasBackup, err := readFile(backupPath)
+	backup, hasBackup, err := ReadFile(backupPath)
 	if err != nil {
 		return Change{}, err
 	}
 	if hasBackup {
-		if want, err := render(a, backup, true, o.Binary); err == nil && bytes.Equal(want, current) || a.file != nil {
-			if err := writeFile(path, backup, path); err != nil {
+		if want, err := render(a, backup, true, o.Binary); err == nil && bytes.Equal(want, current) || a.File != nil {
+			if err := WriteFile(path, backup, path); err != nil {
 				return Change{}, err
 			}
 			ch.Action = "restored"
 			return ch, os.Remove(backupPath)
 		}
-	} else if want, err := render(a, nil, false, o.Binary); err == nil && bytes.Equal(want, current) || a.file != nil {
+	} else if want, err := render(a, nil, false, o.Binary); err == nil && bytes.Equal(want, current) || a.File != nil {
 		if err := os.Remove(path); err != nil {
 			return Change{}, err
 		}
@@ -163,12 +163,12 @@ func Uninstall(o Options) (Change, error) {
 		return ch, nil
 	}
 	// Edited since the install: take out agenthooks' hooks only.
-	doc, err := parseSettings(current)
+	doc, err := ParseSettings(current)
 	if err != nil {
 		return Change{}, fmt.Errorf("uninstall: %s: %w", path, err)
 	}
-	doc.removeHandlers(ours(a), true)
-	if err := writeFile(path, doc.pack(), path); err != nil {
+	doc.removeHandlers(Ours(a.Name), true)
+	if err := WriteFile(path, doc.Pack(), path); err != nil {
 		return Change{}, err
 	}
 	ch.Action = "updated"
@@ -179,15 +179,15 @@ func Uninstall(o Options) (Change, error) {
 }
 
 // Path returns the file the agent's hooks go in for the options.
-func Path(o Options) (string, error) {
-	_, p, err := o.resolve()
+func (as Agents) Path(o Options) (string, error) {
+	_, p, err := as.resolve(o)
 	return p, err
 }
 
-func (o Options) resolve() (*agent, string, error) {
-	a, ok := lookup(o.Agent)
+func (as Agents) resolve(o Options) (*Agent, string, error) {
+	a, ok := as.Lookup(o.Agent)
 	if !ok {
-		return nil, "", fmt.Errorf("unknown agent %q: use one of %s", o.Agent, strings.Join(Agents(), ", "))
+		return nil, "", fmt.Errorf("unknown agent %q: use one of %s", o.Agent, strings.Join(as.Names(), ", "))
 	}
 	getenv := o.Getenv
 	if getenv == nil {
@@ -198,12 +198,12 @@ func (o Options) resolve() (*agent, string, error) {
 		if o.Root == "" {
 			return nil, "", errors.New("project scope needs the workspace root")
 		}
-		return a, a.project(o.Root), nil
+		return a, a.Project(o.Root), nil
 	case User:
 		if o.Home == "" {
 			return nil, "", errors.New("user scope needs the home folder")
 		}
-		return a, a.user(env{home: o.Home, getenv: getenv}), nil
+		return a, a.User(Env{Home: o.Home, Getenv: getenv}), nil
 	}
 	return nil, "", fmt.Errorf("unknown scope %q: use %s or %s", o.Scope, Project, User)
 }
@@ -220,51 +220,51 @@ func (o Options) stopDir() string {
 // render returns the file with the agent wired to bin: the whole file for
 // agents with a file of their own, else the settings with any earlier
 // agenthooks hooks replaced.
-func render(a *agent, current []byte, exists bool, bin string) ([]byte, error) {
-	if a.file != nil {
-		return a.file(bin), nil
+func render(a *Agent, current []byte, exists bool, bin string) ([]byte, error) {
+	if a.File != nil {
+		return a.File(bin), nil
 	}
 	if !exists {
 		current = []byte("{}\n")
 	}
-	doc, err := parseSettings(current)
+	doc, err := ParseSettings(current)
 	if err != nil {
 		return nil, err
 	}
-	doc.removeHandlers(ours(a), false)
-	cmd := command(bin, a.name)
-	for _, ev := range a.events {
-		if err := doc.addGroup(ev, a.group(cmd, ev)); err != nil {
+	doc.removeHandlers(Ours(a.Name), false)
+	cmd := command(bin, a.Name)
+	for _, ev := range a.Events {
+		if err := doc.addGroup(ev, a.Group(cmd, ev)); err != nil {
 			return nil, err
 		}
 	}
-	return doc.pack(), nil
+	return doc.Pack(), nil
 }
 
 // installed reports whether the file holds agenthooks' hooks for a.
-func installed(a *agent, data []byte) bool {
-	if a.file != nil {
-		return bytes.Contains(data, []byte("run")) && bytes.Contains(data, []byte(`"--from", "`+a.name+`"`)) ||
-			bytes.Contains(data, []byte("run --from "+a.name))
+func installed(a *Agent, data []byte) bool {
+	if a.File != nil {
+		return bytes.Contains(data, []byte("run")) && bytes.Contains(data, []byte(`"--from", "`+a.Name+`"`)) ||
+			bytes.Contains(data, []byte("run --from "+a.Name))
 	}
-	doc, err := parseSettings(data)
+	doc, err := ParseSettings(data)
 	if err != nil {
 		return false
 	}
-	return doc.removeHandlers(ours(a), false)
+	return doc.removeHandlers(Ours(a.Name), false)
 }
 
 // ours recognises the handlers Install writes: they run agenthooks for
 // this agent.
-func ours(a *agent) func(map[string]any) bool {
-	marker := " run --from " + a.name
+func Ours(name string) func(map[string]any) bool {
+	marker := " run --from " + name
 	return func(h map[string]any) bool {
 		c, _ := h["command"].(string)
 		return strings.HasSuffix(c, marker) || strings.Contains(c, marker+" ")
 	}
 }
 
-func readFile(path string) ([]byte, bool, error) {
+func ReadFile(path string) ([]byte, bool, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
@@ -277,7 +277,7 @@ func readFile(path string) ([]byte, bool, error) {
 
 // writeFile replaces path atomically, with the mode of modeFrom if it
 // exists (0644 otherwise), creating the folders it needs.
-func writeFile(path string, data []byte, modeFrom string) error {
+func WriteFile(path string, data []byte, modeFrom string) error {
 	mode := fs.FileMode(0o644)
 	if info, err := os.Stat(modeFrom); err == nil {
 		mode = info.Mode().Perm()
@@ -304,21 +304,21 @@ func removeEmptyDirs(dir, stop string) {
 
 // Wired lists the agents whose user-scope settings run agenthooks, as
 // Install leaves them: what a machine tells its team's fleet view.
-func Wired(home string, getenv func(string) string) []string {
+func (as Agents) Wired(home string, getenv func(string) string) []string {
 	var out []string
-	for _, name := range Agents() {
-		a, path, err := Options{Agent: name, Scope: User, Home: home, Getenv: getenv}.resolve()
+	for _, name := range as.Names() {
+		a, path, err := as.resolve(Options{Agent: name, Scope: User, Home: home, Getenv: getenv})
 		if err != nil {
 			continue
 		}
-		if data, ok, err := readFile(path); err == nil && ok && installed(a, data) {
+		if data, ok, err := ReadFile(path); err == nil && ok && installed(a, data) {
 			out = append(out, name)
 		}
 	}
 	return out
 }
 
-func removeFile(path string) error {
+func RemoveFile(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove %s: %w", path, err)
 	}

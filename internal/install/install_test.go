@@ -1,4 +1,4 @@
-package install
+package install_test
 
 import (
 	"bytes"
@@ -8,12 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
+	"github.com/agenthooks/agenthooks/agent/opencode"
+	"github.com/agenthooks/agenthooks/internal/install"
 	"github.com/tailscale/hujson"
 )
 
 const bin = "/opt/agent hooks/bin/agenthooks"
 
-func options(t *testing.T, agent, scope string) Options {
+func options(t *testing.T, agent, scope string) install.Options {
 	d := t.TempDir()
 	root, home := filepath.Join(d, "ws"), filepath.Join(d, "home")
 	for _, p := range []string{root, home} {
@@ -21,7 +24,7 @@ func options(t *testing.T, agent, scope string) Options {
 			t.Fatal(err)
 		}
 	}
-	return Options{Agent: agent, Scope: scope, Root: root, Home: home, Binary: bin,
+	return install.Options{Agent: agent, Scope: scope, Root: root, Home: home, Binary: bin,
 		Getenv: func(string) string { return "" }}
 }
 
@@ -43,21 +46,21 @@ var settingsFixtures = map[string]string{
 }
 
 func TestInstallUninstallRoundTrip(t *testing.T) {
-	for _, agent := range Agents() {
-		for _, scope := range []string{Project, User} {
+	for _, agent := range wirings.Names() {
+		for _, scope := range []string{install.Project, install.User} {
 			for name, content := range settingsFixtures {
 				t.Run(agent+"/"+scope+"/"+name, func(t *testing.T) {
 					o := options(t, agent, scope)
-					path, err := Path(o)
+					path, err := wirings.Path(o)
 					if err != nil {
 						t.Fatal(err)
 					}
 					writeTestFile(t, path, content)
-					ch, err := Install(o)
+					ch, err := wirings.Install(o)
 					if err != nil {
 						t.Fatal(err)
 					}
-					if ch.Action != "updated" || ch.Backup != path+BackupSuffix {
+					if ch.Action != "updated" || ch.Backup != path+install.BackupSuffix {
 						t.Errorf("install: %+v", ch)
 					}
 					after := readTestFile(t, path)
@@ -66,17 +69,17 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 						t.Errorf("backup = %q, want the original", got)
 					}
 					// Idempotent: a second install changes nothing.
-					if ch, err := Install(o); err != nil || ch.Action != "unchanged" {
+					if ch, err := wirings.Install(o); err != nil || ch.Action != "unchanged" {
 						t.Errorf("second install: %+v, %v", ch, err)
 					}
-					ch, err = Uninstall(o)
+					ch, err = wirings.Uninstall(o)
 					if err != nil || ch.Action != "restored" {
 						t.Fatalf("uninstall: %+v, %v", ch, err)
 					}
 					if got := readTestFile(t, path); got != content {
 						t.Errorf("after uninstall:\n got  %q\n want %q", got, content)
 					}
-					if _, err := os.Stat(path + BackupSuffix); !os.IsNotExist(err) {
+					if _, err := os.Stat(path + install.BackupSuffix); !os.IsNotExist(err) {
 						t.Errorf("backup left behind: %v", err)
 					}
 				})
@@ -90,9 +93,9 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 // still there.
 func checkInstalled(t *testing.T, agent, data, original string) {
 	t.Helper()
-	a, _ := lookup(agent)
-	if a.file != nil {
-		if !installed(a, []byte(data)) {
+	a, _ := wirings.Lookup(agent)
+	if a.File != nil {
+		if !install.Installed(a, []byte(data)) {
 			t.Errorf("the %s file does not call agenthooks:\n%s", agent, data)
 		}
 		return
@@ -110,8 +113,8 @@ func checkInstalled(t *testing.T, agent, data, original string) {
 	if err := json.Unmarshal(v, &doc); err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
-	want := command(bin, agent)
-	for _, ev := range a.events {
+	want := install.CommandLine(bin, agent)
+	for _, ev := range a.Events {
 		found := false
 		for _, g := range doc.Hooks[ev] {
 			for _, h := range g.Hooks {
@@ -142,16 +145,16 @@ func checkInstalled(t *testing.T, agent, data, original string) {
 }
 
 func TestInstallNewFile(t *testing.T) {
-	for _, agent := range Agents() {
+	for _, agent := range wirings.Names() {
 		t.Run(agent, func(t *testing.T) {
-			o := options(t, agent, Project)
-			path, _ := Path(o)
-			ch, err := Install(o)
+			o := options(t, agent, install.Project)
+			path, _ := wirings.Path(o)
+			ch, err := wirings.Install(o)
 			if err != nil || ch.Action != "created" || ch.Backup != "" {
 				t.Fatalf("install: %+v, %v", ch, err)
 			}
 			checkInstalled(t, agent, readTestFile(t, path), "{}")
-			ch, err = Uninstall(o)
+			ch, err = wirings.Uninstall(o)
 			if err != nil || ch.Action != "removed" {
 				t.Fatalf("uninstall: %+v, %v", ch, err)
 			}
@@ -163,7 +166,7 @@ func TestInstallNewFile(t *testing.T) {
 			if err != nil || len(entries) != 0 {
 				t.Errorf("root after uninstall: %v, %v", entries, err)
 			}
-			if ch, err := Uninstall(o); err != nil || ch.Action != "absent" {
+			if ch, err := wirings.Uninstall(o); err != nil || ch.Action != "absent" {
 				t.Errorf("second uninstall: %+v, %v", ch, err)
 			}
 		})
@@ -173,15 +176,15 @@ func TestInstallNewFile(t *testing.T) {
 // A file edited after the install keeps the edit: only agenthooks' hooks
 // are taken out, and the backup stays for the user.
 func TestUninstallAfterEdit(t *testing.T) {
-	o := options(t, "claude", Project)
-	path, _ := Path(o)
+	o := options(t, "claude", install.Project)
+	path, _ := wirings.Path(o)
 	writeTestFile(t, path, "{\n  \"model\": \"opus\",\n  \"hooks\": {\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./mine.sh\"}]}]\n  }\n}\n")
-	if _, err := Install(o); err != nil {
+	if _, err := wirings.Install(o); err != nil {
 		t.Fatal(err)
 	}
 	edited := strings.Replace(readTestFile(t, path), `"opus"`, `"sonnet"`, 1)
 	writeTestFile(t, path, edited)
-	ch, err := Uninstall(o)
+	ch, err := wirings.Uninstall(o)
 	if err != nil || ch.Action != "updated" || ch.Backup == "" {
 		t.Fatalf("uninstall: %+v, %v", ch, err)
 	}
@@ -193,12 +196,12 @@ func TestUninstallAfterEdit(t *testing.T) {
 
 // A new binary path replaces the old hooks rather than adding to them.
 func TestReinstallNewBinary(t *testing.T) {
-	o := options(t, "gemini", User)
-	if _, err := Install(o); err != nil {
+	o := options(t, "gemini", install.User)
+	if _, err := wirings.Install(o); err != nil {
 		t.Fatal(err)
 	}
 	o.Binary = "/usr/local/bin/agenthooks"
-	ch, err := Install(o)
+	ch, err := wirings.Install(o)
 	if err != nil || ch.Action != "updated" || ch.Backup != "" {
 		t.Fatalf("re-install: %+v, %v", ch, err)
 	}
@@ -206,32 +209,32 @@ func TestReinstallNewBinary(t *testing.T) {
 	if strings.Contains(data, "/opt/agent hooks") || strings.Count(data, "/usr/local/bin/agenthooks run --from gemini") != 7 {
 		t.Errorf("re-install did not replace the hooks:\n%s", data)
 	}
-	if ch, err := Uninstall(o); err != nil || ch.Action != "removed" {
+	if ch, err := wirings.Uninstall(o); err != nil || ch.Action != "removed" {
 		t.Errorf("uninstall: %+v, %v", ch, err)
 	}
 }
 
 func TestInstallErrors(t *testing.T) {
-	o := options(t, "claude", Project)
-	path, _ := Path(o)
+	o := options(t, "claude", install.Project)
+	path, _ := wirings.Path(o)
 	writeTestFile(t, path, `{"hooks": [}`)
-	if _, err := Install(o); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not valid JSON") {
+	if _, err := wirings.Install(o); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "not valid JSON") {
 		t.Errorf("broken file: %v", err)
 	}
 	writeTestFile(t, path, `{"hooks": []}`)
-	if _, err := Install(o); err == nil || !strings.Contains(err.Error(), `"hooks" is not an object`) {
+	if _, err := wirings.Install(o); err == nil || !strings.Contains(err.Error(), `"hooks" is not an object`) {
 		t.Errorf("hooks not an object: %v", err)
 	}
 	if got := readTestFile(t, path); got != `{"hooks": []}` {
 		t.Errorf("a failed install changed the file: %q", got)
 	}
-	for _, bad := range []Options{{Agent: "vim", Scope: User, Home: "/h", Binary: bin}, {Agent: "claude", Scope: "team", Binary: bin}} {
-		if _, err := Install(bad); err == nil {
+	for _, bad := range []install.Options{{Agent: "vim", Scope: install.User, Home: "/h", Binary: bin}, {Agent: "claude", Scope: "team", Binary: bin}} {
+		if _, err := wirings.Install(bad); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
 	}
 	o.Binary = "agenthooks"
-	if _, err := Install(o); err == nil || !strings.Contains(err.Error(), "not absolute") {
+	if _, err := wirings.Install(o); err == nil || !strings.Contains(err.Error(), "not absolute") {
 		t.Errorf("relative binary: %v", err)
 	}
 }
@@ -243,7 +246,7 @@ func TestUserPaths(t *testing.T) {
 		"copilot": "/p/hooks/agenthooks.json", "opencode": "/x/opencode/plugins/agenthooks.js",
 	}
 	for agent, w := range want {
-		got, err := Path(Options{Agent: agent, Scope: User, Home: "/h", Getenv: func(k string) string { return env[k] }})
+		got, err := wirings.Path(install.Options{Agent: agent, Scope: install.User, Home: "/h", Getenv: func(k string) string { return env[k] }})
 		if err != nil || got != filepath.FromSlash(w) {
 			t.Errorf("%s: %q, %v; want %q", agent, got, err, w)
 		}
@@ -251,7 +254,7 @@ func TestUserPaths(t *testing.T) {
 }
 
 func TestOpenCodePlugin(t *testing.T) {
-	s := string(opencodeFile(`/a "b"/agenthooks`))
+	s := string(opencode.PluginFile(`/a "b"/agenthooks`))
 	if strings.Contains(s, "__AGENTHOOKS_BIN__") || strings.Contains(s, "__TIMEOUT_MS__") {
 		t.Fatal("placeholders left in the plugin")
 	}
@@ -286,3 +289,6 @@ func compactJSON(b []byte) []byte {
 	}
 	return out.Bytes()
 }
+
+// wirings are the agents install wires, as the registry gathers them.
+var wirings = agents.Install()

@@ -17,12 +17,12 @@ import (
 // comes out byte for byte as it went in.
 
 // settingsDoc is a parsed settings file.
-type settingsDoc struct {
+type SettingsDoc struct {
 	root hujson.Value
 	unit string // one level of indentation, as the file has it
 }
 
-func parseSettings(data []byte) (*settingsDoc, error) {
+func ParseSettings(data []byte) (*SettingsDoc, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}\n")
 	}
@@ -34,7 +34,7 @@ func parseSettings(data []byte) (*settingsDoc, error) {
 	if !ok {
 		return nil, fmt.Errorf("the file must hold a JSON object")
 	}
-	d := &settingsDoc{root: v, unit: "  "}
+	d := &SettingsDoc{root: v, unit: "  "}
 	if len(obj.Members) > 0 {
 		ws := string(obj.Members[0].Name.BeforeExtra)
 		if i := strings.LastIndexByte(ws, '\n'); i >= 0 && strings.Trim(ws[i+1:], " \t") == "" && ws[i+1:] != "" {
@@ -44,13 +44,13 @@ func parseSettings(data []byte) (*settingsDoc, error) {
 	return d, nil
 }
 
-func (d *settingsDoc) pack() []byte { return d.root.Pack() }
+func (d *SettingsDoc) Pack() []byte { return d.root.Pack() }
 
 // hooksObject returns the "hooks" object, creating it when create is set;
 // nil when it is missing or not an object.
-func (d *settingsDoc) hooksObject(create bool) (*hujson.Object, error) {
+func (d *SettingsDoc) HooksObject(create bool) (*hujson.Object, error) {
 	root := d.root.Value.(*hujson.Object)
-	if m := member(root, "hooks"); m != nil {
+	if m := Member(root, "hooks"); m != nil {
 		o, ok := m.Value.Value.(*hujson.Object)
 		if !ok {
 			return nil, fmt.Errorf(`"hooks" is not an object`)
@@ -60,31 +60,31 @@ func (d *settingsDoc) hooksObject(create bool) (*hujson.Object, error) {
 	if !create {
 		return nil, nil
 	}
-	if err := d.addMember(root, 1, "hooks", map[string]any{}); err != nil {
+	if err := d.AddMember(root, 1, "hooks", map[string]any{}); err != nil {
 		return nil, err
 	}
-	return member(root, "hooks").Value.Value.(*hujson.Object), nil
+	return Member(root, "hooks").Value.Value.(*hujson.Object), nil
 }
 
 // addGroup appends group to hooks[event], creating the array if needed.
-func (d *settingsDoc) addGroup(event string, group any) error {
-	hooks, err := d.hooksObject(true)
+func (d *SettingsDoc) addGroup(event string, group any) error {
+	hooks, err := d.HooksObject(true)
 	if err != nil {
 		return err
 	}
-	m := member(hooks, event)
+	m := Member(hooks, event)
 	if m == nil {
-		return d.addMember(hooks, 2, event, []any{group})
+		return d.AddMember(hooks, 2, event, []any{group})
 	}
 	arr, ok := m.Value.Value.(*hujson.Array)
 	if !ok {
 		return fmt.Errorf(`"hooks.%s" is not an array`, event)
 	}
-	v, err := d.value(group, 3)
+	v, err := d.Value(group, 3)
 	if err != nil {
 		return err
 	}
-	appendValue(&arr.Elements, &arr.AfterExtra, v, d.indent(3), d.indent(2))
+	AppendValue(&arr.Elements, &arr.AfterExtra, v, d.Indent(3), d.Indent(2))
 	return nil
 }
 
@@ -94,8 +94,8 @@ func (d *settingsDoc) addGroup(event string, group any) error {
 // removal; without, they stay for the same hooks to be added back in
 // place (a re-install then changes nothing). It reports whether anything
 // was removed.
-func (d *settingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool) bool {
-	hooks, err := d.hooksObject(false)
+func (d *SettingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool) bool {
+	hooks, err := d.HooksObject(false)
 	if hooks == nil || err != nil {
 		return false
 	}
@@ -111,7 +111,7 @@ func (d *settingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool)
 			if !ok {
 				continue
 			}
-			list := member(g, "hooks")
+			list := Member(g, "hooks")
 			if list == nil {
 				continue
 			}
@@ -120,9 +120,9 @@ func (d *settingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool)
 				continue
 			}
 			n := len(hs.Elements)
-			hs.Elements = deleteWhere(hs.Elements, &hs.AfterExtra, func(v *hujson.Value) bool {
+			hs.Elements = DeleteWhere(hs.Elements, &hs.AfterExtra, func(v *hujson.Value) bool {
 				var h map[string]any
-				return json.Unmarshal(standard(*v), &h) == nil && ours(h)
+				return json.Unmarshal(Standard(*v), &h) == nil && ours(h)
 			})
 			if len(hs.Elements) == n {
 				continue
@@ -134,7 +134,7 @@ func (d *settingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool)
 			}
 		}
 		if prune && before > 0 && len(arr.Elements) == 0 {
-			hooks.Members = deleteMemberIndex(hooks.Members, &hooks.AfterExtra, i)
+			hooks.Members = DeleteMemberIndex(hooks.Members, &hooks.AfterExtra, i)
 			i--
 		}
 	}
@@ -142,7 +142,7 @@ func (d *settingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool)
 		root := d.root.Value.(*hujson.Object)
 		for i, m := range root.Members {
 			if m.Name.Value.(hujson.Literal).String() == "hooks" {
-				root.Members = deleteMemberIndex(root.Members, &root.AfterExtra, i)
+				root.Members = DeleteMemberIndex(root.Members, &root.AfterExtra, i)
 				break
 			}
 		}
@@ -151,16 +151,16 @@ func (d *settingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool)
 }
 
 // addMember appends "key": value to obj at the given depth.
-func (d *settingsDoc) addMember(obj *hujson.Object, depth int, key string, value any) error {
-	v, err := d.value(value, depth)
+func (d *SettingsDoc) AddMember(obj *hujson.Object, depth int, key string, value any) error {
+	v, err := d.Value(value, depth)
 	if err != nil {
 		return err
 	}
-	name, err := hujson.Parse(mustJSON(key))
+	name, err := hujson.Parse(MustJSON(key))
 	if err != nil {
 		return err
 	}
-	name.BeforeExtra = hujson.Extra("\n" + d.indent(depth))
+	name.BeforeExtra = hujson.Extra("\n" + d.Indent(depth))
 	v.BeforeExtra = hujson.Extra(" ")
 	trailing := len(obj.Members) > 0 && obj.Members[len(obj.Members)-1].Value.AfterExtra != nil
 	if trailing {
@@ -168,25 +168,25 @@ func (d *settingsDoc) addMember(obj *hujson.Object, depth int, key string, value
 	}
 	obj.Members = append(obj.Members, hujson.ObjectMember{Name: name, Value: v})
 	if len(obj.Members) == 1 {
-		obj.AfterExtra = hujson.Extra("\n" + d.indent(depth-1))
+		obj.AfterExtra = hujson.Extra("\n" + d.Indent(depth-1))
 	}
 	return nil
 }
 
 // value encodes v as indented JSON for the given depth.
-func (d *settingsDoc) value(v any, depth int) (hujson.Value, error) {
-	b, err := jsonplain.MarshalIndent(v, d.indent(depth), d.unit)
+func (d *SettingsDoc) Value(v any, depth int) (hujson.Value, error) {
+	b, err := jsonplain.MarshalIndent(v, d.Indent(depth), d.unit)
 	if err != nil {
 		return hujson.Value{}, err
 	}
 	return hujson.Parse(b)
 }
 
-func (d *settingsDoc) indent(depth int) string { return strings.Repeat(d.unit, depth) }
+func (d *SettingsDoc) Indent(depth int) string { return strings.Repeat(d.unit, depth) }
 
 // appendValue appends v to a list of elements, keeping the list's style:
 // each element on its own line, a trailing comma if the list had one.
-func appendValue(elems *[]hujson.Value, after *hujson.Extra, v hujson.Value, indent, closeIndent string) {
+func AppendValue(elems *[]hujson.Value, after *hujson.Extra, v hujson.Value, indent, closeIndent string) {
 	v.BeforeExtra = hujson.Extra("\n" + indent)
 	if n := len(*elems); n > 0 && (*elems)[n-1].AfterExtra != nil {
 		v.AfterExtra = hujson.Extra{}
@@ -198,7 +198,7 @@ func appendValue(elems *[]hujson.Value, after *hujson.Extra, v hujson.Value, ind
 }
 
 // deleteWhere removes the elements for which del is true.
-func deleteWhere(elems []hujson.Value, after *hujson.Extra, del func(*hujson.Value) bool) []hujson.Value {
+func DeleteWhere(elems []hujson.Value, after *hujson.Extra, del func(*hujson.Value) bool) []hujson.Value {
 	for i := 0; i < len(elems); i++ {
 		if del(&elems[i]) {
 			elems = deleteIndex(elems, after, i)
@@ -235,7 +235,7 @@ func keepComma(extra, removed hujson.Extra) hujson.Extra {
 	return extra
 }
 
-func deleteMemberIndex(ms []hujson.ObjectMember, after *hujson.Extra, i int) []hujson.ObjectMember {
+func DeleteMemberIndex(ms []hujson.ObjectMember, after *hujson.Extra, i int) []hujson.ObjectMember {
 	last := i == len(ms)-1
 	trailing := ms[i].Value.AfterExtra
 	ms = append(ms[:i], ms[i+1:]...)
@@ -249,7 +249,7 @@ func deleteMemberIndex(ms []hujson.ObjectMember, after *hujson.Extra, i int) []h
 }
 
 // member finds the member named key.
-func member(obj *hujson.Object, key string) *hujson.ObjectMember {
+func Member(obj *hujson.Object, key string) *hujson.ObjectMember {
 	for i := range obj.Members {
 		if lit, ok := obj.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == key {
 			return &obj.Members[i]
@@ -259,7 +259,7 @@ func member(obj *hujson.Object, key string) *hujson.ObjectMember {
 }
 
 // standard packs a value as plain JSON, for decoding.
-func standard(v hujson.Value) []byte {
+func Standard(v hujson.Value) []byte {
 	c := v.Clone()
 	c.Standardize()
 	return c.Pack()
@@ -267,7 +267,7 @@ func standard(v hujson.Value) []byte {
 
 // mustJSON encodes a string or other plain value on one line, without
 // HTML escaping: a PowerShell command's & stays &.
-func mustJSON(v any) []byte {
+func MustJSON(v any) []byte {
 	b, err := jsonplain.Marshal(v)
 	if err != nil {
 		return []byte(`""`)
@@ -279,12 +279,12 @@ func mustJSON(v any) []byte {
 // lives in (Copilot CLI's config.json, Gemini CLI's trustedFolders.json):
 // the document, its top-level object, and whether the file exists (a
 // missing file is an empty document).
-func readSettingsDoc(path string) (*settingsDoc, *hujson.Object, bool, error) {
-	data, exists, err := readFile(path)
+func ReadSettingsDoc(path string) (*SettingsDoc, *hujson.Object, bool, error) {
+	data, exists, err := ReadFile(path)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	doc, err := parseSettings(data)
+	doc, err := ParseSettings(data)
 	if err != nil {
 		return nil, nil, exists, fmt.Errorf("%s: %w", path, err)
 	}
@@ -294,13 +294,13 @@ func readSettingsDoc(path string) (*settingsDoc, *hujson.Object, bool, error) {
 // readGateDoc is readSettingsDoc for taking back what install recorded
 // for hooksPath: a file gone since has nothing left to take back, so its
 // ledger entries go and doc is nil.
-func readGateDoc(path, hooksPath string, l *ledger) (*settingsDoc, *hujson.Object, error) {
-	doc, root, exists, err := readSettingsDoc(path)
+func ReadGateDoc(path, hooksPath string, l *Ledger) (*SettingsDoc, *hujson.Object, error) {
+	doc, root, exists, err := ReadSettingsDoc(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	if !exists {
-		l.remove(hooksPath, func(ledgerEntry) bool { return true })
+		l.Remove(hooksPath, func(LedgerEntry) bool { return true })
 		return nil, nil, nil
 	}
 	return doc, root, nil

@@ -14,29 +14,29 @@ import (
 const LedgerSuffix = ".agenthooks-trust.json"
 
 // ledger is the record of Trust's changes to one agent file.
-type ledger struct {
+type Ledger struct {
 	path    string
-	Entries []ledgerEntry `json:"entries"`
+	Entries []LedgerEntry `json:"entries"`
 }
 
 // ledgerEntry is one change: a TOML string set at Key (Codex), or Value
 // added to the JSON array Key (Copilot).
-type ledgerEntry struct {
+type LedgerEntry struct {
 	// For is the hooks file whose install the change is for.
 	For   string   `json:"for"`
 	Key   []string `json:"key"`
 	Value string   `json:"value"`
 	// TOML: how it was set.
-	Edit tomlEdit `json:"edit,omitzero"`
+	Edit TOMLEdit `json:"edit,omitzero"`
 	// Created: the agent file did not exist before.
 	Created bool `json:"created,omitempty"`
 	// NewList: the JSON array was added for Value.
 	NewList bool `json:"new_list,omitempty"`
 }
 
-func readLedger(path string) (*ledger, error) {
-	l := &ledger{path: path}
-	b, ok, err := readFile(path)
+func readLedger(path string) (*Ledger, error) {
+	l := &Ledger{path: path}
+	b, ok, err := ReadFile(path)
 	if err != nil || !ok {
 		return l, err
 	}
@@ -46,8 +46,8 @@ func readLedger(path string) (*ledger, error) {
 	return l, nil
 }
 
-func (l *ledger) entriesFor(hooksPath string) []ledgerEntry {
-	var out []ledgerEntry
+func (l *Ledger) EntriesFor(hooksPath string) []LedgerEntry {
+	var out []LedgerEntry
 	for _, e := range l.Entries {
 		if e.For == hooksPath {
 			out = append(out, e)
@@ -57,7 +57,7 @@ func (l *ledger) entriesFor(hooksPath string) []ledgerEntry {
 }
 
 // find returns the entry for key and value recorded for hooksPath.
-func (l *ledger) find(hooksPath string, key []string, value string) *ledgerEntry {
+func (l *Ledger) Find(hooksPath string, key []string, value string) *LedgerEntry {
 	for i, e := range l.Entries {
 		if e.For == hooksPath && equalKeys(e.Key, key) && (value == "" || e.Value == value) {
 			return &l.Entries[i]
@@ -67,14 +67,14 @@ func (l *ledger) find(hooksPath string, key []string, value string) *ledgerEntry
 }
 
 // add records a change (once).
-func (l *ledger) add(e ledgerEntry) {
-	if l.find(e.For, e.Key, e.Value) == nil {
+func (l *Ledger) Add(e LedgerEntry) {
+	if l.Find(e.For, e.Key, e.Value) == nil {
 		l.Entries = append(l.Entries, e)
 	}
 }
 
 // remove drops the entries for hooksPath that drop says go.
-func (l *ledger) remove(hooksPath string, drop func(ledgerEntry) bool) {
+func (l *Ledger) Remove(hooksPath string, drop func(LedgerEntry) bool) {
 	out := l.Entries[:0]
 	for _, e := range l.Entries {
 		if e.For != hooksPath || !drop(e) {
@@ -85,7 +85,7 @@ func (l *ledger) remove(hooksPath string, drop func(ledgerEntry) bool) {
 }
 
 // save writes the ledger, or removes it when it is empty.
-func (l *ledger) save() error {
+func (l *Ledger) Save() error {
 	if len(l.Entries) == 0 {
 		if err := os.Remove(l.path); err != nil && !os.IsNotExist(err) {
 			return fmt.Errorf("remove %s: %w", l.path, err)
@@ -96,7 +96,7 @@ func (l *ledger) save() error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", l.path, err)
 	}
-	return writeFile(l.path, append(b, '\n'), l.path)
+	return WriteFile(l.path, append(b, '\n'), l.path)
 }
 
 func equalKeys(a, b []string) bool {

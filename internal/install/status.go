@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -26,13 +25,13 @@ type Status struct {
 }
 
 // Wiring reads the agent's settings for o's scope.
-func Wiring(o Options) (Status, error) {
-	a, path, err := o.resolve()
+func (as Agents) Wiring(o Options) (Status, error) {
+	a, path, err := as.resolve(o)
 	if err != nil {
 		return Status{}, err
 	}
 	st := Status{Path: path}
-	data, ok, err := readFile(path)
+	data, ok, err := ReadFile(path)
 	if err != nil || !ok || !installed(a, data) {
 		return st, err
 	}
@@ -45,19 +44,13 @@ func Wiring(o Options) (Status, error) {
 	return st, nil
 }
 
-var opencodeBin = regexp.MustCompile(`(?m)^const BIN = ("(?:[^"\\]|\\.)*");`)
-
 // wiredCommands are the command lines of the agent's hooks that run
 // agenthooks.
-func wiredCommands(a *agent, data []byte) []string {
+func wiredCommands(a *Agent, data []byte) []string {
 	switch {
-	case a.name == "opencode":
-		var bin string
-		if m := opencodeBin.FindSubmatch(data); m != nil && json.Unmarshal(m[1], &bin) == nil {
-			return []string{shellQuoteWord(bin) + " run --from opencode"}
-		}
-		return nil
-	case a.file != nil: // Copilot's hook file
+	case a.Wired != nil:
+		return a.Wired(data)
+	case a.File != nil: // Copilot's hook file
 		var f struct {
 			Hooks map[string][]struct {
 				Bash string `json:"bash"`
@@ -69,19 +62,19 @@ func wiredCommands(a *agent, data []byte) []string {
 		var out []string
 		for _, hs := range f.Hooks {
 			for _, h := range hs {
-				if strings.Contains(h.Bash, " run --from "+a.name) {
+				if strings.Contains(h.Bash, " run --from "+a.Name) {
 					out = append(out, h.Bash)
 				}
 			}
 		}
 		return out
 	}
-	doc, err := parseSettings(data)
+	doc, err := ParseSettings(data)
 	if err != nil {
 		return nil
 	}
 	var out []string
-	mine := ours(a)
+	mine := Ours(a.Name)
 	doc.removeHandlers(func(h map[string]any) bool {
 		if mine(h) {
 			c, _ := h["command"].(string)
@@ -92,7 +85,7 @@ func wiredCommands(a *agent, data []byte) []string {
 	return out
 }
 
-func shellQuoteWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+func ShellQuoteWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // commandBinary is the program a hook command runs: its first word as a
 // shell reads it (or, on Windows, the double-quoted path install writes).
@@ -109,19 +102,15 @@ func commandBinary(c string) string {
 	return words[0]
 }
 
-// commands are the agents' programs, as they are installed.
-var commands = map[string]string{
-	"claude": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot", "opencode": "opencode",
-}
-
 // Find looks for the agent's program on PATH (from o's environment), then
 // in the places its installers put it; "" when it is in none.
-func Find(o Options) string {
-	name := commands[o.Agent]
-	if name == "" {
+func (as Agents) Find(o Options) string {
+	a, ok := as.Lookup(o.Agent)
+	if !ok || a.Program == "" {
 		return ""
 	}
-	getenv := o.getenv()
+	name := a.Program
+	getenv := o.GetenvFunc()
 	exe := name
 	if runtime.GOOS == "windows" {
 		exe += ".exe"
@@ -146,8 +135,10 @@ func Find(o Options) string {
 			filepath.Join(o.Home, ".bun", "bin", exe),
 			filepath.Join(o.Home, ".volta", "bin", exe),
 			filepath.Join(o.Home, "."+name, "bin", exe), // ~/.opencode/bin
-			filepath.Join(o.Home, ".claude", "local", exe),
 		)
+		for _, d := range a.HomeDirs {
+			places = append(places, filepath.Join(o.Home, d, exe))
+		}
 		if runtime.GOOS == "windows" {
 			places = append(places, filepath.Join(o.Home, "AppData", "Roaming", "npm", name+".cmd"))
 		}

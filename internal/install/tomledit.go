@@ -132,7 +132,7 @@ func lineEnd(data []byte, i int) int {
 
 // tomlGet returns the string at path, read as TOML reads it (so a value
 // set inline or by a dotted key counts too).
-func tomlGet(data []byte, path []string) (string, bool) {
+func TOMLGet(data []byte, path []string) (string, bool) {
 	var v map[string]any
 	if toml.Unmarshal(data, &v) != nil {
 		return "", false
@@ -171,7 +171,7 @@ func (d *tomlDoc) table(path []string) *tomlTable {
 }
 
 // tomlEdit says how a value came to be set, for taking it back.
-type tomlEdit struct {
+type TOMLEdit struct {
 	// Previous is the value replaced; nil when the key was added.
 	Previous *string `json:"previous,omitempty"`
 	// NewTable: the key's table was appended for it.
@@ -183,18 +183,18 @@ type tomlEdit struct {
 
 // tomlSet sets the string at path (a table path and a key) and returns
 // the new file and how it was changed.
-func tomlSet(data []byte, path []string, value string) ([]byte, tomlEdit, error) {
+func TOMLSet(data []byte, path []string, value string) ([]byte, TOMLEdit, error) {
 	d, err := parseTOML(data)
 	if err != nil {
-		return nil, tomlEdit{}, err
+		return nil, TOMLEdit{}, err
 	}
 	var out []byte
-	var edit tomlEdit
-	line := tomlKey(path[len(path)-1:]) + " = " + tomlString(value) + "\n"
+	var edit TOMLEdit
+	line := TOMLKey(path[len(path)-1:]) + " = " + TOMLString(value) + "\n"
 	if kv := d.kv(path); kv != nil {
 		prev := kv.value
 		edit.Previous = &prev
-		out = splice(data, kv.raw[0], kv.raw[1], tomlString(value))
+		out = splice(data, kv.raw[0], kv.raw[1], TOMLString(value))
 	} else if t := d.table(path[:len(path)-1]); t != nil {
 		out = splice(data, t.line[1], t.line[1], ensureEOL(data[:t.line[1]], line))
 	} else {
@@ -208,11 +208,11 @@ func tomlSet(data []byte, path []string, value string) ([]byte, tomlEdit, error)
 		if len(data) > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString("[" + tomlKey(path[:len(path)-1]) + "]\n" + line)
+		b.WriteString("[" + TOMLKey(path[:len(path)-1]) + "]\n" + line)
 		out = b.Bytes()
 	}
-	if got, ok := tomlGet(out, path); !ok || got != value {
-		return nil, tomlEdit{}, fmt.Errorf("%s is set in a way agenthooks does not edit (inline or by a dotted key)", tomlKey(path))
+	if got, ok := TOMLGet(out, path); !ok || got != value {
+		return nil, TOMLEdit{}, fmt.Errorf("%s is set in a way agenthooks does not edit (inline or by a dotted key)", TOMLKey(path))
 	}
 	return out, edit, nil
 }
@@ -229,7 +229,7 @@ func ensureEOL(before []byte, line string) string {
 // value is put back, or the line removed (with its table, when the set
 // appended the table and nothing else was added to it since). A value
 // changed since is left alone: it is the user's now.
-func tomlUnset(data []byte, path []string, value string, edit tomlEdit) ([]byte, bool, error) {
+func TOMLUnset(data []byte, path []string, value string, edit TOMLEdit) ([]byte, bool, error) {
 	d, err := parseTOML(data)
 	if err != nil {
 		return nil, false, err
@@ -239,7 +239,7 @@ func tomlUnset(data []byte, path []string, value string, edit tomlEdit) ([]byte,
 		return data, false, nil
 	}
 	if edit.Previous != nil {
-		return splice(data, kv.raw[0], kv.raw[1], tomlString(*edit.Previous)), true, nil
+		return splice(data, kv.raw[0], kv.raw[1], TOMLString(*edit.Previous)), true, nil
 	}
 	if !kv.simple {
 		return data, false, nil
@@ -267,21 +267,21 @@ func splice(data []byte, start, end int, insert string) []byte {
 }
 
 // tomlKey writes a dotted key, quoting the parts that need it.
-func tomlKey(path []string) string {
+func TOMLKey(path []string) string {
 	parts := make([]string, len(path))
 	for i, p := range path {
 		parts[i] = p
 		if p == "" || strings.IndexFunc(p, func(r rune) bool {
 			return !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_')
 		}) >= 0 {
-			parts[i] = tomlString(p)
+			parts[i] = TOMLString(p)
 		}
 	}
 	return strings.Join(parts, ".")
 }
 
 // tomlString is s as a TOML basic string.
-func tomlString(s string) string {
+func TOMLString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for _, r := range s {

@@ -26,14 +26,15 @@ const module = "github.com/agenthooks/agenthooks"
 var layers = [][]string{
 	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire"},
 	{"internal/jsonplain", "internal/front", "internal/resident"},
-	{"event", "match", "audit", "llm"},
-	{"claudecode"},
+	{"event", "match", "audit", "llm", "hookshape"},
 	{"config", "trust", "sandbox"},
 	{"session"},
 	{"runner"},
 	{"engine"},
 	{"policy", "state", "team/..."},
-	{"dialect", "export", "internal/install"},
+	{"agent", "export", "internal/install"},
+	{"agent/..."},
+	{"agent/agents"},
 	{"host"},
 	{"internal/cli"},
 	{"cmd/agenthooks", "cmd/agenthooks-engine"},
@@ -46,7 +47,7 @@ var leavesBeside = []string{"examples", "deploy"}
 // testOnly are test helpers and end-to-end tests: they may import anything,
 // and no library package may import them.
 var testOnly = []string{
-	"internal/needs", "internal/agenttest", "internal/layers", "llm/llmtest",
+	"internal/needs", "internal/agenttest", "agent/agenttest", "internal/layers", "llm/llmtest",
 	"team/sync/faketeam", "team/internal/pgtest", "e2e", "team/e2e",
 }
 

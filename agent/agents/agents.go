@@ -1,0 +1,88 @@
+// Package agents is the registry of agents: one line per agent, each an
+// agent.Agent its own package (agent/<name>) defines. The host, the
+// command line, export and install look agents up here and nowhere else,
+// so adding an agent is its folder and its line below.
+package agents
+
+import (
+	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/agent/claude"
+	"github.com/agenthooks/agenthooks/agent/codex"
+	"github.com/agenthooks/agenthooks/agent/contract"
+	"github.com/agenthooks/agenthooks/agent/copilot"
+	"github.com/agenthooks/agenthooks/agent/gemini"
+	"github.com/agenthooks/agenthooks/agent/opencode"
+	"github.com/agenthooks/agenthooks/export"
+	"github.com/agenthooks/agenthooks/internal/install"
+)
+
+// All are the agents, in the order the command line lists them.
+var All = []*agent.Agent{
+	claude.Agent,
+	gemini.Agent,
+	codex.Agent,
+	copilot.Agent,
+	opencode.Agent,
+	contract.Agent,
+}
+
+// Lookup returns the agent named by a --from value.
+func Lookup(name string) (*agent.Agent, bool) {
+	for _, a := range All {
+		if a.Name() == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// Export are the agents export writes settings for, in All's order.
+func Export() export.Targets {
+	var ts export.Targets
+	for _, a := range All {
+		if a.Export != nil {
+			ts = append(ts, a.Export)
+		}
+	}
+	return ts
+}
+
+// installOrder is the order install has always listed its agents in
+// (--agent, doctor), which is not All's; TestEveryAgentIsRegistered fails
+// when an agent with install wiring is missing here.
+var installOrder = []string{"claude", "codex", "gemini", "copilot", "opencode"}
+
+// Install are the agents install wires, in the order install lists them
+// (installOrder).
+func Install() install.Agents {
+	var as install.Agents
+	for _, name := range installOrder {
+		if a, ok := Lookup(name); ok && a.Install != nil {
+			as = append(as, a.Install)
+		}
+	}
+	return as
+}
+
+// MayGate reports whether an event of any agent may gate a tool call or a
+// prompt submission (each agent's GateEvents and PromptEvents); an event
+// not known at all ("") may be either.
+func MayGate(ev string) (tool, prompt bool) {
+	if ev == "" {
+		return true, true
+	}
+	for _, a := range All {
+		t, p := a.Dialect.MayGate(ev)
+		tool, prompt = tool || t, prompt || p
+	}
+	return tool, prompt
+}
+
+// Names lists the agents' names, in All's order.
+func Names() []string {
+	out := make([]string, len(All))
+	for i, a := range All {
+		out[i] = a.Name()
+	}
+	return out
+}

@@ -1,0 +1,57 @@
+package claude
+
+import (
+	"path/filepath"
+
+	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/match"
+)
+
+// LocalFile, ProjectFile and UserFile are Claude Code's settings files
+// that hold hooks.
+func LocalFile(root string) string   { return filepath.Join(root, ".claude", "settings.local.json") }
+func ProjectFile(root string) string { return filepath.Join(root, ".claude", "settings.json") }
+func UserFile(home string) string    { return filepath.Join(home, ".claude", "settings.json") }
+
+// Settings are Claude Code's settings files as hooks sources, after
+// Cursor's four (docs/architecture.md, the sources: ranks 5–7): the
+// project's local and shared settings, then the user's.
+var Settings = config.DefineSettings(&config.Settings{
+	Format: Format,
+	Files: []config.SettingsFile{
+		{Name: "claude-project-local", Project: true, Path: LocalFile},
+		{Name: "claude-project", Project: true, Path: ProjectFile},
+		{Name: "claude-user", Path: UserFile},
+	},
+	ProjectDirVar: ProjectDirVar,
+})
+
+// The sources of Claude Code's settings files.
+var (
+	ProjectLocal = Settings.Files[0].Source
+	Project      = Settings.Files[1].Source
+	User         = Settings.Files[2].Source
+)
+
+// Format is how config reads Claude Code's settings files.
+var Format = &config.Groups{
+	Title:       Title,
+	Shape:       Shape,
+	Step:        Step,
+	Events:      Events(),
+	KnownEvents: KnownEvents,
+	HandlerKeys: []string{"type", "command", "prompt", "model", "timeout", "args"},
+	IgnoredKeys: map[string]string{
+		"statusMessage":   "",
+		"once":            "",
+		"continueOnBlock": "",
+		"async":           "the hook runs to completion before the action, so its answer counts",
+		"asyncRewake":     "the hook runs to completion before the action",
+		"if":              "the hook runs for every call its matcher accepts; check the arguments in the hook",
+		"shell":           "commands run through sh -c (PowerShell on Windows)",
+	},
+	Prepare: match.PrepareNameList,
+	// Claude Code ignores the matcher of Stop and UserPromptSubmit.
+	NoMatcher: []event.Step{event.Stop, event.BeforeSubmitPrompt},
+}

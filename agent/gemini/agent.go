@@ -1,0 +1,7 @@
+// Package gemini is Gemini CLI: its hook payloads and answers.
+package gemini
+
+import "github.com/agenthooks/agenthooks/agent"
+
+// Agent is this agent's entry in the registry (package agent/agents).
+var Agent = &agent.Agent{Dialect: Dialect, Install: Install, Export: Export}
