@@ -41,7 +41,7 @@ import (
 
 // Result is the exported settings document and everything said about it.
 type Result struct {
-	// Agent is the target's name (claude, gemini, codex, copilot); Title
+	// Agent is the target's name (claude, codex, gemini, copilot); Title
 	// its name in messages.
 	Agent, Title string
 	// Document is the settings in the shape the agent reads, indented

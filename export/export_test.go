@@ -555,7 +555,7 @@ func TestExportEmptyAndErrors(t *testing.T) {
 	}
 	_, err := targets.To("opencode", nil)
 	var ua *export.UnknownAgentError
-	if !errors.As(err, &ua) || ua.Agent != "opencode" || !strings.Contains(err.Error(), "claude, gemini, codex, copilot") {
+	if !errors.As(err, &ua) || ua.Agent != "opencode" || !strings.Contains(err.Error(), "claude, codex, gemini, copilot") {
 		t.Fatalf("unknown agent: %v", err)
 	}
 	if targets.Title("vim") != "" {

@@ -19,8 +19,8 @@ import (
 // All are the agents, in the order the command line lists them.
 var All = []*agent.Agent{
 	claude.Agent,
-	gemini.Agent,
 	codex.Agent,
+	gemini.Agent,
 	copilot.Agent,
 	opencode.Agent,
 	contract.Agent,
@@ -47,17 +47,11 @@ func Export() export.Targets {
 	return ts
 }
 
-// installOrder is the order install has always listed its agents in
-// (--agent, doctor), which is not All's; TestEveryAgentIsRegistered fails
-// when an agent with install wiring is missing here.
-var installOrder = []string{"claude", "codex", "gemini", "copilot", "opencode"}
-
-// Install are the agents install wires, in the order install lists them
-// (installOrder).
+// Install are the agents install wires, in All's order.
 func Install() install.Agents {
 	var as install.Agents
-	for _, name := range installOrder {
-		if a, ok := Lookup(name); ok && a.Install != nil {
+	for _, a := range All {
+		if a.Install != nil {
 			as = append(as, a.Install)
 		}
 	}
