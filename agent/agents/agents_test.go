@@ -7,12 +7,15 @@ import (
 	"testing"
 )
 
+// The agents the command line has always offered stay, first and in this
+// order (docs and scripts list them so); an agent added later comes after
+// them. Every agent is found by its name.
 func TestLookup(t *testing.T) {
-	want := []string{"claude", "codex", "gemini", "copilot", "opencode", "contract"}
-	if got := Names(); !slices.Equal(got, want) {
-		t.Errorf("Names = %v, want %v", got, want)
+	first := []string{"claude", "codex", "gemini", "copilot", "opencode", "contract"}
+	if got := Names(); len(got) < len(first) || !slices.Equal(got[:len(first)], first) {
+		t.Errorf("Names = %v, want them to start with %v", got, first)
 	}
-	for _, n := range want {
+	for _, n := range Names() {
 		a, ok := Lookup(n)
 		if !ok || a.Name() != n || a.Title() == "" || a.Dialect.Name != n {
 			t.Errorf("Lookup(%q) = %+v, %v", n, a, ok)
