@@ -5,6 +5,7 @@ package front
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -49,18 +50,39 @@ func tempDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		var all []string
-		_ = filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
-			all = append(all, p)
-			return nil
-		})
-		for i := len(all) - 1; i >= 0; i-- {
-			if err := os.Remove(all[i]); err != nil {
-				t.Errorf("clean up: %v", err)
+		// An engine a step started (this binary, which exits at once)
+		// may still hold its log open for a moment.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			err := removeEach(dir)
+			if err == nil {
+				return
 			}
+			if time.Now().After(deadline) {
+				t.Errorf("clean up: %v", err)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	})
 	return dir
+}
+
+// removeEach removes dir and what it holds, deepest first, and returns
+// the first error.
+func removeEach(dir string) error {
+	var all []string
+	_ = filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		all = append(all, p)
+		return nil
+	})
+	var first error
+	for i := len(all) - 1; i >= 0; i-- {
+		if err := os.Remove(all[i]); err != nil && first == nil && !errors.Is(err, fs.ErrNotExist) {
+			first = err
+		}
+	}
+	return first
 }
 
 // pipeWorld is a folder of engines of its own (TMP), this test binary as
