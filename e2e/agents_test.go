@@ -50,10 +50,15 @@ const prompt = "Push main to origin, then write ok to allowed.txt."
 // allowedCommand is the command the script runs after the denied push.
 const allowedCommand = "echo ok > allowed.txt"
 
-func TestGemini(t *testing.T) {
+func TestGeminiProject(t *testing.T) { testGemini(t, "project") }
+func TestGeminiUser(t *testing.T)    { testGemini(t, "user") }
+
+// testGemini runs the push case with agenthooks installed for Gemini CLI
+// at scope.
+func testGemini(t *testing.T, scope string) {
 	t.Parallel()
 	w := newWorkspace(t)
-	out, model, err := runGeminiPush(t, w)
+	out, model, err := runGeminiPush(t, w, scope)
 	defer model.Close()
 	check(t, w, out, err, model, []string{
 		"sessionStart", "beforeSubmitPrompt",
@@ -66,14 +71,14 @@ func TestGemini(t *testing.T) {
 
 // runGeminiPush runs real Gemini CLI in w against a model that asks for
 // git push, then for the allowed command.
-func runGeminiPush(t *testing.T, w *workspace) (string, *agenttest.Gemini, error) {
+func runGeminiPush(t *testing.T, w *workspace, scope string) (string, *agenttest.Gemini, error) {
 	t.Helper()
 	model := agenttest.NewGemini(agenttest.Script{Steps: []agenttest.Step{
 		agenttest.Call("run_shell_command", map[string]any{"command": "git push origin main", "description": "Push main."}),
 		agenttest.Call("run_shell_command", map[string]any{"command": allowedCommand, "description": "Write allowed.txt."}),
 		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
 	}})
-	gemini := geminiAgent(t, w, model.URL())
+	gemini := geminiAgent(t, w, model.URL(), scope)
 	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
 	defer cancel()
 	start := time.Now()
@@ -82,7 +87,12 @@ func runGeminiPush(t *testing.T, w *workspace) (string, *agenttest.Gemini, error
 	return out, model, err
 }
 
-func TestOpenCode(t *testing.T) {
+func TestOpenCodeProject(t *testing.T) { testOpenCode(t, "project") }
+func TestOpenCodeUser(t *testing.T)    { testOpenCode(t, "user") }
+
+// testOpenCode runs the push case with agenthooks installed for OpenCode
+// at scope.
+func testOpenCode(t *testing.T, scope string) {
 	t.Parallel()
 	w := newWorkspace(t)
 	model := agenttest.NewOpenAI(agenttest.Script{Steps: []agenttest.Step{
@@ -91,7 +101,7 @@ func TestOpenCode(t *testing.T) {
 		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
 	}})
 	defer model.Close()
-	opencode := opencodeAgent(t, w, model.URL())
+	opencode := opencodeAgent(t, w, model.URL(), scope)
 
 	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
 	defer cancel()
@@ -119,7 +129,7 @@ func TestGeminiStopFollowup(t *testing.T) {
 	w.Setenv("E2E_FOLLOWUP", followup)
 	model := agenttest.NewGemini(agenttest.Script{Done: "Nothing to do."})
 	defer model.Close()
-	gemini := geminiAgent(t, w, model.URL())
+	gemini := geminiAgent(t, w, model.URL(), "project")
 
 	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
 	defer cancel()
@@ -137,7 +147,7 @@ func TestOpenCodeStopFollowup(t *testing.T) {
 	w.Setenv("E2E_FOLLOWUP", followup)
 	model := agenttest.NewOpenAI(agenttest.Script{Done: "Nothing to do."})
 	defer model.Close()
-	opencode := opencodeAgent(t, w, model.URL())
+	opencode := opencodeAgent(t, w, model.URL(), "project")
 
 	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
 	defer cancel()
@@ -228,9 +238,9 @@ func checkFollowup(t *testing.T, w *workspace, out string, err error, m model) {
 	}
 }
 
-// geminiAgent installs agenthooks for Gemini CLI in w, configures Gemini
-// CLI for the fake Gemini API at url, and returns its command.
-func geminiAgent(t *testing.T, w *workspace, url string) string {
+// geminiAgent installs agenthooks for Gemini CLI in w at scope, configures
+// Gemini CLI for the fake Gemini API at url, and returns its command.
+func geminiAgent(t *testing.T, w *workspace, url, scope string) string {
 	t.Helper()
 	gemini := agent(t, "gemini")
 	// Gemini CLI's own settings on this machine: an API key (for the fake
@@ -243,18 +253,25 @@ func geminiAgent(t *testing.T, w *workspace, url string) string {
 	// The project trusted by install --trust, in Gemini CLI's
 	// trustedFolders.json: Gemini runs no settings hooks at all in an
 	// untrusted folder, and in headless mode refuses to start in one.
-	wireAgent(t, w, "gemini", "--trust")
+	wireAgentAt(t, w, "gemini", scope, "--trust")
+	if scope == "user" {
+		// A user-level install names no folder to trust; Gemini CLI runs
+		// headless only in a folder the user trusted (its dialog writes
+		// this), and runs no settings hooks elsewhere.
+		writeJSON(t, filepath.Join(w.Home, ".gemini", "trustedFolders.json"), map[string]string{w.Dir: "TRUST_FOLDER"})
+	}
 	w.Setenv("GEMINI_API_KEY", "e2e-fake-key")
 	w.Setenv("GOOGLE_GEMINI_BASE_URL", url)
 	return gemini
 }
 
-// opencodeAgent installs agenthooks for OpenCode in w, configures OpenCode
-// for the fake OpenAI-compatible API at url, and returns its command.
-func opencodeAgent(t *testing.T, w *workspace, url string) string {
+// opencodeAgent installs agenthooks for OpenCode in w at scope, configures
+// OpenCode for the fake OpenAI-compatible API at url, and returns its
+// command.
+func opencodeAgent(t *testing.T, w *workspace, url, scope string) string {
 	t.Helper()
 	opencode := agent(t, "opencode")
-	wireAgent(t, w, "opencode")
+	wireAgentAt(t, w, "opencode", scope)
 	// OpenCode's own configuration on this machine: the fake model as an
 	// OpenAI-compatible provider (the provider package is built into
 	// OpenCode), no models.dev, no updates, no sharing.

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestGeminiDegraded is TestGemini on a machine where agenthooks' own
+// TestGeminiDegraded is TestGeminiProject on a machine where agenthooks' own
 // parts are broken: the state directory is a file, the model settings and
 // a log setting are bad. Real Gemini CLI must still have its push blocked
 // and its allowed command run: agenthooks degrades, it does not fail open.
@@ -24,7 +24,7 @@ func TestGeminiDegraded(t *testing.T) {
 	// Without its store, agenthooks keeps no session between the hook
 	// processes: the sessionStart env is lost (the degradation).
 	w.noSessionState = true
-	out, model, err := runGeminiPush(t, w)
+	out, model, err := runGeminiPush(t, w, "project")
 	defer model.Close()
 	check(t, w, out, err, model, []string{
 		"preToolUse", "beforeShellExecution git push origin main",

@@ -12,7 +12,13 @@ import (
 // `agenthooks install --agent AGENT --scope project [FLAG]...`, run there.
 func wireAgent(t *testing.T, w *workspace, agent string, flags ...string) {
 	t.Helper()
-	args := append([]string{"install", "--agent", agent, "--scope", "project"}, flags...)
+	wireAgentAt(t, w, agent, "project", flags...)
+}
+
+// wireAgentAt is wireAgent at scope (user or project).
+func wireAgentAt(t *testing.T, w *workspace, agent, scope string, flags ...string) {
+	t.Helper()
+	args := append([]string{"install", "--agent", agent, "--scope", scope}, flags...)
 	out := w.agenthooks(args...)
 	t.Logf("agenthooks %s:\n%s", strings.Join(args, " "), out)
 }
