@@ -253,12 +253,11 @@ func geminiAgent(t *testing.T, w *workspace, url, scope string) string {
 	// The project trusted by install --trust, in Gemini CLI's
 	// trustedFolders.json: Gemini runs no settings hooks at all in an
 	// untrusted folder, and in headless mode refuses to start in one.
-	wireAgentAt(t, w, "gemini", scope, "--trust")
 	if scope == "user" {
-		// A user-level install names no folder to trust; Gemini CLI runs
-		// headless only in a folder the user trusted (its dialog writes
-		// this), and runs no settings hooks elsewhere.
-		writeJSON(t, filepath.Join(w.Home, ".gemini", "trustedFolders.json"), map[string]string{w.Dir: "TRUST_FOLDER"})
+		// A user-level install trusts no folder it is not told.
+		wireAgentAt(t, w, "gemini", scope, "--trust", "--workspace", w.Dir)
+	} else {
+		wireAgentAt(t, w, "gemini", scope, "--trust")
 	}
 	w.Setenv("GEMINI_API_KEY", "e2e-fake-key")
 	w.Setenv("GOOGLE_GEMINI_BASE_URL", url)

@@ -5,6 +5,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -35,5 +36,30 @@ func TestDoctorGeminiOpenCode(t *testing.T) {
 	rep = w.doctor()
 	if rep.OK || !rep.failed("gemini", "gate") || len(rep.problems("opencode")) != 0 {
 		t.Errorf("after Gemini CLI's trust was removed:\n%s", rep.text)
+	}
+}
+
+// The same at user scope: a user-level install opens no folder's trust,
+// so the doctor, run in the workspace, finds Gemini CLI's gate shut there
+// and names the command that opens it, which does.
+func TestDoctorGeminiOpenCodeUser(t *testing.T) {
+	t.Parallel()
+	w := newWorkspace(t)
+	for _, a := range []string{"gemini", "opencode"} {
+		if err := os.Symlink(agent(t, a), filepath.Join(w.Shims, a)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.agenthooks("install", "--agent", "gemini", "--scope", "user", "--trust")
+	w.agenthooks("install", "--agent", "opencode", "--scope", "user")
+	rep := w.doctor()
+	fix := "agenthooks install --agent gemini --scope user --workspace " + w.Dir + " --trust"
+	if rep.OK || !rep.failed("gemini", "gate") || !strings.Contains(rep.text, fix) || !rep.passed("opencode", "binary") {
+		t.Errorf("after a user-level install, with no folder named: want Gemini CLI's gate shut and the fix %q:\n%s", fix, rep.text)
+	}
+	w.agenthooks("install", "--agent", "gemini", "--scope", "user", "--trust", "--workspace", w.Dir)
+	rep = w.doctor()
+	if !rep.OK || !rep.passed("gemini", "gate") {
+		t.Errorf("after install --trust --workspace:\n%s", rep.text)
 	}
 }

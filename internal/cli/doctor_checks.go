@@ -122,7 +122,7 @@ func (d *doctor) gates(o install.Options) {
 		whats = append(whats, fmt.Sprintf("it has reviewed %d hook(s) as they are now (%s)", len(hooks), strings.Join(hooks, ", ")))
 	}
 	argv := []string{"agenthooks", "install", "--agent", o.Agent, "--scope", o.Scope}
-	if o.Scope == install.Project {
+	if o.Root != "" {
 		argv = append(argv, "--workspace", o.Root)
 	}
 	fix := shellquote.POSIXCommand(append(argv, "--trust")) + "\nor set in " + shut[0].File + ":"

@@ -88,7 +88,7 @@ the edits and loses only agenthooks' hooks.`
 	f := cmd.Flags()
 	f.StringVar(&o.agent, "agent", "", "the agent: "+strings.Join(agents.Install().Names(), ", "))
 	f.StringVar(&o.scope, "scope", install.User, "user (every project) or project (the workspace's own settings)")
-	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace root for --scope project; default: the current directory")
+	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace root for --scope project (default: the current directory); with --scope user, the folder whose trust --trust records in an agent that trusts folder by folder (Gemini CLI)")
 	f.StringVar(&o.binary, "binary", "", "the agenthooks binary the agent runs; default: this one")
 	if !uninstall {
 		f.BoolVar(&o.trust, "trust", false, "record the workspace's trust and the hooks' review in the agent's own settings "+
@@ -124,7 +124,15 @@ func (o *installOptions) run(ctx context.Context) error {
 		}
 		opts.Root = abs
 	} else if o.workspace != "" {
-		return usageErr("--workspace applies only with --scope project")
+		// At user scope the workspace is only the folder whose trust
+		// --trust records where an agent trusts folder by folder (Gemini
+		// CLI): a user-level install never trusts a folder it was not
+		// told.
+		abs, err := filepath.Abs(o.workspace)
+		if err != nil {
+			return usageErr("--workspace %q: %v", o.workspace, err)
+		}
+		opts.Root = abs
 	}
 	home, err := os.UserHomeDir()
 	if err != nil && o.scope == install.User {

@@ -103,7 +103,7 @@ func (o *installOptions) askTrust(ctx context.Context, shut []install.Gate) (boo
 // trustCommand is this install again, with --trust.
 func (o *installOptions) trustCommand(opts install.Options) string {
 	argv := []string{"agenthooks", "install", "--agent", o.agent, "--scope", o.scope}
-	if opts.Scope == install.Project {
+	if opts.Root != "" {
 		argv = append(argv, "--workspace", opts.Root)
 	}
 	if o.binary != "" {
