@@ -8,14 +8,9 @@ import (
 	"testing"
 )
 
-// wireAgent makes the agent run agenthooks for its hooks, in the project:
-// `agenthooks install --agent AGENT --scope project [FLAG]...`, run there.
-func wireAgent(t *testing.T, w *workspace, agent string, flags ...string) {
-	t.Helper()
-	wireAgentAt(t, w, agent, "project", flags...)
-}
-
-// wireAgentAt is wireAgent at scope (user or project).
+// wireAgentAt makes the agent run agenthooks for its hooks at scope (user
+// or project): `agenthooks install --agent AGENT --scope SCOPE [FLAG]...`,
+// run in the project.
 func wireAgentAt(t *testing.T, w *workspace, agent, scope string, flags ...string) {
 	t.Helper()
 	args := append([]string{"install", "--agent", agent, "--scope", scope}, flags...)
