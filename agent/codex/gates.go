@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/agenthooks/agenthooks/internal/install"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	agentcore "github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/internal/install"
 )
 
 // Codex's gates, as Codex 0.169 keeps them in $CODEX_HOME/config.toml:
@@ -109,6 +109,7 @@ func (g codexGates) List(o install.Options, hooksPath string, hooks []byte) ([]i
 			Command: "/hooks in Codex (review and trust each hook)",
 		}
 		if s.key[0] == "projects" {
+			gate.Folder = s.key[1]
 			gate.Command = "codex --cd " + o.Root + " (and accept the trust question), or codex exec --trust"
 		}
 		out = append(out, gate)

@@ -3,11 +3,11 @@ package copilot
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agenthooks/agenthooks/internal/install"
 	"path/filepath"
-	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/agenthooks/agenthooks/internal/install"
 )
 
 // Copilot CLI's gate: it loads a project's hooks (.github/hooks) only in a
@@ -61,6 +61,7 @@ func (g copilotGates) List(o install.Options, _ string, _ []byte) ([]install.Gat
 			File:    cfg,
 			Setting: `"trustedFolders": [` + string(install.MustJSON(root)) + `]`,
 			Open:    open,
+			Folder:  root,
 			Command: "copilot in " + root + " (and answer its trust question with \"remember\")",
 		})
 	}
@@ -95,8 +96,7 @@ func (g copilotGates) Open(o install.Options, hooksPath string, hooks []byte, l 
 		if gate.Open {
 			continue
 		}
-		folder := strings.TrimPrefix(gate.What, "Copilot CLI trusts the folder ")
-		if err := g.addFolder(gate.File, folder, hooksPath, l); err != nil {
+		if err := g.addFolder(gate.File, gate.Folder, hooksPath, l); err != nil {
 			return err
 		}
 	}

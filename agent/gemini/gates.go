@@ -3,11 +3,12 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/agenthooks/agenthooks/internal/install"
 	"path/filepath"
 	"strings"
 
 	"github.com/tailscale/hujson"
+
+	"github.com/agenthooks/agenthooks/internal/install"
 )
 
 // Gemini CLI's gate: with folder trust on (its default since 0.61), it
@@ -63,6 +64,7 @@ func (g geminiGates) List(o install.Options, _ string, _ []byte) ([]install.Gate
 		File:    cfg,
 		Setting: string(install.MustJSON(o.Root)) + `: "TRUST_FOLDER"`,
 		Open:    Trusted(rules, o.Root),
+		Folder:  o.Root,
 		Command: "gemini in " + o.Root + " (and trust the folder in its dialog)",
 	}}, nil
 }

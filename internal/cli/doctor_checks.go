@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,7 +123,8 @@ func (d *doctor) gates(o install.Options) {
 		whats = append(whats, fmt.Sprintf("it has reviewed %d hook(s) as they are now (%s)", len(hooks), strings.Join(hooks, ", ")))
 	}
 	argv := []string{"agenthooks", "install", "--agent", o.Agent, "--scope", o.Scope}
-	if o.Root != "" {
+	if o.Scope == install.Project || slices.ContainsFunc(shut, func(g install.Gate) bool { return g.Folder != "" }) {
+		// At user scope the workspace names the folder to trust.
 		argv = append(argv, "--workspace", o.Root)
 	}
 	fix := shellquote.POSIXCommand(append(argv, "--trust")) + "\nor set in " + shut[0].File + ":"

@@ -28,21 +28,23 @@ type Gate struct {
 	// Hook is the event of the hook a review gate is for ("" for a
 	// folder's trust).
 	Hook string
+	// Folder is the folder a folder's trust is for ("" for a review).
+	Folder string
 	// Command opens it in the agent, when the agent has one (Codex's
 	// /hooks is interactive, so this is a hint, not a command line).
 	Command string
 }
 
-// gateSet is how an agent's gates are read and opened.
+// GateSet is how an agent's gates are read and opened.
 type GateSet interface {
-	// gates lists them for the hooks file at hooksPath (as installed).
+	// List lists them for the hooks file at hooksPath (as installed).
 	List(o Options, hooksPath string, hooks []byte) ([]Gate, error)
-	// open opens the shut ones, recording each change in the ledger
+	// Open opens the shut ones, recording each change in the ledger
 	// under hooksPath.
 	Open(o Options, hooksPath string, hooks []byte, l *Ledger) error
-	// close takes back what open recorded for hooksPath.
+	// Close takes back what Open recorded for hooksPath.
 	Close(o Options, hooksPath string, l *Ledger) error
-	// ledgerPath is where the record of changes is kept.
+	// LedgerPath is where the record of changes is kept.
 	LedgerPath(o Options) (string, error)
 }
 

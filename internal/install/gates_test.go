@@ -1,14 +1,15 @@
 package install_test
 
 import (
-	"github.com/agenthooks/agenthooks/agent/codex"
-	"github.com/agenthooks/agenthooks/agent/copilot"
-	"github.com/agenthooks/agenthooks/agent/gemini"
-	"github.com/agenthooks/agenthooks/internal/install"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/agent/codex"
+	"github.com/agenthooks/agenthooks/agent/copilot"
+	"github.com/agenthooks/agenthooks/agent/gemini"
+	"github.com/agenthooks/agenthooks/internal/install"
 )
 
 // codexConfigs are config.toml files as users and Codex write them: each
