@@ -255,9 +255,9 @@ func geminiAgent(t *testing.T, w *workspace, url, scope string) string {
 	// untrusted folder, and in headless mode refuses to start in one.
 	if scope == "user" {
 		// A user-level install trusts no folder it is not told.
-		wireAgentAt(t, w, "gemini", scope, "--trust", "--workspace", w.Dir)
+		wireAgent(t, w, "gemini", scope, "--trust", "--workspace", w.Dir)
 	} else {
-		wireAgentAt(t, w, "gemini", scope, "--trust")
+		wireAgent(t, w, "gemini", scope, "--trust")
 	}
 	w.Setenv("GEMINI_API_KEY", "e2e-fake-key")
 	w.Setenv("GOOGLE_GEMINI_BASE_URL", url)
@@ -270,7 +270,7 @@ func geminiAgent(t *testing.T, w *workspace, url, scope string) string {
 func opencodeAgent(t *testing.T, w *workspace, url, scope string) string {
 	t.Helper()
 	opencode := agent(t, "opencode")
-	wireAgentAt(t, w, "opencode", scope)
+	wireAgent(t, w, "opencode", scope)
 	// OpenCode's own configuration on this machine: the fake model as an
 	// OpenAI-compatible provider (the provider package is built into
 	// OpenCode), no models.dev, no updates, no sharing.

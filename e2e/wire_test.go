@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// wireAgentAt makes the agent run agenthooks for its hooks at scope (user
+// wireAgent makes the agent run agenthooks for its hooks at scope (user
 // or project): `agenthooks install --agent AGENT --scope SCOPE [FLAG]...`,
 // run in the project.
-func wireAgentAt(t *testing.T, w *workspace, agent, scope string, flags ...string) {
+func wireAgent(t *testing.T, w *workspace, agent, scope string, flags ...string) {
 	t.Helper()
 	args := append([]string{"install", "--agent", agent, "--scope", scope}, flags...)
 	out := w.agenthooks(args...)
