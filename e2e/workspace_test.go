@@ -105,7 +105,7 @@ func newWorkspace(t *testing.T) *workspace {
 	if testing.Short() {
 		t.Skip("end-to-end test with a real agent; not in -short mode")
 	}
-	root := t.TempDir()
+	root := tempRoot(t)
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r // agents compare real paths (trusted folders)
 	}
@@ -180,6 +180,38 @@ func newWorkspace(t *testing.T) *workspace {
 	mustWrite(t, filepath.Join(w.Dir, ".cursor", "hooks", "record.sh"), record, 0o755)
 	w.agenthooks("trust", w.Dir)
 	return w
+}
+
+// tempRoot is a folder for the test, removed when it ends. An agent's
+// own late writes (a cache flushed on the way out, by a process that
+// left the agent's process group) get a few seconds to finish before
+// the removal counts as failed; what still stands is named.
+func tempRoot(t *testing.T) string {
+	t.Helper()
+	root, err := os.MkdirTemp("", "ws-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			err := os.RemoveAll(root)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				var left []string
+				_ = filepath.WalkDir(root, func(p string, _ os.DirEntry, _ error) error {
+					left = append(left, p)
+					return nil
+				})
+				t.Errorf("remove the test's folder: %v; still there: %q", err, left)
+				return
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+	return root
 }
 
 // Setenv adds or replaces a variable of the agent's environment.

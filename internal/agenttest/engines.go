@@ -11,33 +11,37 @@ import (
 )
 
 // StopEngines stops every resident engine whose socket is under tmp (the
-// TMPDIR the tests ran with) and waits, a few seconds at most, for each to
-// be gone: no engine a test started outlives the tests.
+// TMPDIR the tests ran with) and waits, ten seconds at most, for each to
+// be gone: no engine a test started outlives the tests. An engine counts
+// as gone when its lock is free; one that took a lock after the last stop
+// (a second start waiting its turn) is stopped in the next round.
 func StopEngines(tmp string) {
-	socks, _ := filepath.Glob(filepath.Join(tmp, "agenthooks-*", "engine-*.sock"))
-	for _, s := range socks {
-		_, _ = resident.Control(context.Background(), s, resident.ControlStop)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for _, s := range socks {
-		for time.Now().Before(deadline) {
-			if _, err := os.Stat(s + ".lock"); err != nil {
-				break
-			}
-			if f, err := os.OpenFile(s+".lock", os.O_RDWR, 0); err == nil {
-				free := tryLock(f)
-				f.Close()
-				if free {
-					break
-				}
-			}
-			time.Sleep(20 * time.Millisecond)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		socks, _ := filepath.Glob(filepath.Join(tmp, "agenthooks-*", "engine-*.sock"))
+		for _, s := range socks {
+			_, _ = resident.Control(context.Background(), s, resident.ControlStop)
 		}
+		locks, _ := filepath.Glob(filepath.Join(tmp, "agenthooks-*", "engine-*.sock.lock"))
+		if !anyHeld(locks) || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
-// tryLock reports whether the engine's lock is free: the engine is gone.
-func tryLock(f *os.File) bool {
-	ok, err := filelock.TryLock(f)
-	return err == nil && ok
+// anyHeld reports whether an engine holds one of the locks.
+func anyHeld(locks []string) bool {
+	for _, l := range locks {
+		f, err := os.OpenFile(l, os.O_RDWR, 0)
+		if err != nil {
+			continue
+		}
+		free, err := filelock.TryLock(f)
+		f.Close()
+		if err == nil && !free {
+			return true
+		}
+	}
+	return false
 }

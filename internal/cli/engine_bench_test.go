@@ -26,7 +26,8 @@ func BenchmarkEngineStep(b *testing.B) {
 	h := host.Open(ctx, host.Options{TrustDir: filepath.Join(home, "trust")})
 	defer h.Close(ctx)
 	settle()
-	e := &engineHost{host: h, kick: make(chan struct{}, 1)}
+	e := &engineHost{kick: make(chan struct{}, 1)}
+	e.host.Store(h)
 	req := &wire.Request{Args: []string{"run", "beforeShellExecution"}, Dir: home, Env: os.Environ()}
 	payload := []byte(`{"command":"ls","cwd":"/"}`)
 	for b.Loop() {
@@ -73,7 +74,8 @@ func benchEngineHook(b *testing.B, step string, payload []byte) {
 		h := host.Open(ctx, host.Options{TrustDir: filepath.Join(home, "trust")})
 		defer h.Close(ctx)
 		settle()
-		e := &engineHost{host: h, kick: make(chan struct{}, 1)}
+		e := &engineHost{kick: make(chan struct{}, 1)}
+		e.host.Store(h)
 		req := &wire.Request{Args: []string{"run", step}, Dir: home, Env: os.Environ()}
 		for b.Loop() {
 			var out, errb bytes.Buffer

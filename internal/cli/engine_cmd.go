@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -138,6 +139,9 @@ func (o *engineOptions) status(ctx context.Context, control string) error {
 	}
 	fmt.Fprintf(o.io.Out, "engine running\n  pid      %d\n  version  %s (%s)\n  socket   %s\n  uptime   %s\n  steps    %d served, %d running\n  idle     exits after %s without a request\n",
 		st.PID, st.Version, current, st.Socket, time.Since(started).Round(time.Second), st.Steps, st.Active, st.IdleExit)
+	if st.Waiting != "" {
+		fmt.Fprintf(o.io.Out, "  waiting  %s\n           (meanwhile every step runs in a process of its own)\n", st.Waiting)
+	}
 	return nil
 }
 
@@ -173,11 +177,16 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	logger := slog.New(slog.NewTextHandler(o.io.Err, nil))
-	h, err := openResidentHost(ctx, logger)
-	if err != nil {
-		return err
+	e := &engineHost{kick: make(chan struct{}, 1)}
+	opened := make(chan struct{})
+	if e.tryOpen(ctx, logger) {
+		close(opened)
+	} else {
+		go func() {
+			defer close(opened)
+			e.keepOpening(ctx, logger)
+		}()
 	}
-	e := &engineHost{host: h, kick: make(chan struct{}, 1)}
 	flushed := make(chan struct{})
 	go func() {
 		defer close(flushed)
@@ -185,49 +194,84 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	}()
 	srv := &resident.Server{
 		Socket: sock, Build: build, Version: version(), Idle: idle,
-		Serves: front.Served, Handle: e.handle, After: e.flushSoon,
+		Serves: front.Served, Waiting: e.waiting, Handle: e.handle, After: e.flushSoon,
 		Logf: func(format string, a ...any) { logger.Info(fmt.Sprintf(format, a...)) },
 	}
 	go e.keepTeamCurrent(ctx, logger)
 	err = srv.Serve(ctx)
 	stop()
+	<-opened
 	<-flushed
-	_ = h.Close(context.Background())
+	if h := e.host.Load(); h != nil {
+		_ = h.Close(context.Background())
+	}
 	if errors.Is(err, resident.ErrRunning) {
 		return nil
 	}
 	return err
 }
 
-// stateWait is how long a starting engine tries to open the state store:
-// the step that started it may be holding it.
-const stateWait = 5 * time.Second
+// How often an engine whose state store will not open tries again: soon
+// at first (the step that started it may be holding the store), then
+// seldom (a full disk, a state folder that is a file).
+const (
+	openRetryFirst = 100 * time.Millisecond
+	openRetryMax   = 5 * time.Second
+)
 
-// openResidentHost opens the engine's host. An engine does not run
-// degraded: with a state store it cannot open, it does not serve, and
-// every step runs in a process of its own, which tries the store itself.
-func openResidentHost(ctx context.Context, logger *slog.Logger) (*host.Host, error) {
-	deadline := time.Now().Add(stateWait)
-	for {
-		var warns []string
-		h := host.Open(ctx, host.Options{Warn: func(msg string) { warns = append(warns, msg) }})
-		if h.StateOK() {
-			for _, w := range warns {
-				logger.Warn(w)
-			}
-			return h, nil
+// tryOpen opens the engine's host, and reports whether it did. An engine
+// does not run degraded: until its state store opens it runs no step, and
+// each runs in a process of its own, which tries the store itself. It
+// listens meanwhile, and says why it refuses, so that clients do not start
+// engine after engine.
+func (e *engineHost) tryOpen(ctx context.Context, logger *slog.Logger) bool {
+	var warns []string
+	h := host.Open(ctx, host.Options{Warn: func(msg string) { warns = append(warns, msg) }})
+	if h.StateOK() {
+		for _, w := range warns {
+			logger.Warn(w)
 		}
-		_ = h.Close(ctx)
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return nil, fmt.Errorf("the engine does not start without its state store: %s", strings.Join(warns, "; "))
-		}
-		time.Sleep(100 * time.Millisecond)
+		e.host.Store(h)
+		e.why.Store(nil)
+		return true
 	}
+	_ = h.Close(ctx)
+	why := "the engine waits for its state store: " + strings.Join(warns, "; ")
+	if prev := e.why.Load(); prev == nil || *prev != why {
+		logger.Warn(why)
+	}
+	e.why.Store(&why)
+	return false
+}
+
+// keepOpening tries to open the host, less and less often, until it opens
+// or ctx ends.
+func (e *engineHost) keepOpening(ctx context.Context, logger *slog.Logger) {
+	for delay := openRetryFirst; ; delay = min(2*delay, openRetryMax) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(delay):
+		}
+		if e.tryOpen(ctx, logger) {
+			logger.Info("the state store opened: the engine runs steps")
+			return
+		}
+	}
+}
+
+// waiting is why the engine runs no step yet, or "".
+func (e *engineHost) waiting() string {
+	if why := e.why.Load(); why != nil {
+		return *why
+	}
+	return ""
 }
 
 // engineHost runs clients' verbs on the engine's host.
 type engineHost struct {
-	host *host.Host
+	host atomic.Pointer[host.Host] // set once, when it opens
+	why  atomic.Pointer[string]    // why no step runs yet; nil once host is set
 	kick chan struct{}
 }
 
@@ -237,7 +281,7 @@ func (e *engineHost) handle(ctx context.Context, req *wire.Request, body []byte,
 	if env == nil {
 		env = []string{}
 	}
-	s := &IO{In: newServedInput(body, req.StdinErr), Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host}
+	s := &IO{In: newServedInput(body, req.StdinErr), Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host.Load()}
 	return executeServed(ctx, s, req.Args)
 }
 
@@ -268,7 +312,9 @@ func (e *engineHost) flushLoop(ctx context.Context) {
 			return
 		case <-time.After(flushDelay):
 		}
-		e.host.Flush(context.WithoutCancel(ctx))
+		if h := e.host.Load(); h != nil {
+			h.Flush(context.WithoutCancel(ctx))
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/agenthooks/agenthooks/internal/filelock"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -37,15 +38,18 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 		return 0, err
 	}
 	if err := wire.CheckSocket(sock); err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) && !starting(sock) {
 			start(bin, sock, env)
 		}
 		return 0, err
 	}
 	conn, err := dial(sock, ackWait)
 	if err != nil {
-		// A socket file nobody listens on: an engine that died.
-		start(bin, sock, env)
+		// A socket file nobody listens on: an engine that died, unless
+		// one is on its way in.
+		if !starting(sock) {
+			start(bin, sock, env)
+		}
 		return 0, err
 	}
 	defer conn.Close()
@@ -61,6 +65,18 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 		start(bin, sock, env)
 	}
 	return code, err
+}
+
+// starting reports whether an engine holds the socket's lock: one is on
+// its way in (or out), and starting another would only make it wait.
+func starting(sock string) bool {
+	f, err := os.OpenFile(sock+".lock", os.O_RDWR, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	free, err := filelock.TryLock(f)
+	return err == nil && !free
 }
 
 // errReplace: the engine serves another binary, and is on its way out.

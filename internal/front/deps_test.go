@@ -7,9 +7,10 @@ import (
 )
 
 // The client agents spawn for every step links the standard library, the
-// protocol and the process runner (with which it runs exec's command:
-// the pseudo-terminal and terminal packages) only: none of CEL, protobuf,
-// SQLite, pgx, cobra or the verbs, whose start-up cost it exists to avoid.
+// protocol, the engine's lock and the process runner (with which it runs
+// exec's command: the pseudo-terminal and terminal packages) only: none of
+// CEL, protobuf, SQLite, pgx, cobra or the verbs, whose start-up cost it
+// exists to avoid.
 func TestClientLinksNothingHeavy(t *testing.T) {
 	for _, goos := range []string{"linux", "darwin", "windows"} {
 		cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "../../cmd/agenthooks")
@@ -23,6 +24,7 @@ func TestClientLinksNothingHeavy(t *testing.T) {
 				pkg == "github.com/agenthooks/agenthooks/cmd/agenthooks" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/front" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/wire" ||
+				pkg == "github.com/agenthooks/agenthooks/internal/filelock" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/proc" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/shellquote" ||
 				pkg == "github.com/creack/pty" ||

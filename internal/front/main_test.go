@@ -84,10 +84,11 @@ func newWorld(t testing.TB) *world {
 		}
 	}
 	// A race the detector finds in a detached engine goes to a file, as
-	// its stderr goes nowhere.
+	// its stderr goes nowhere; and no process of the race build sleeps a
+	// second at exit (a client and the process it runs would sleep two).
 	races := filepath.Join(root, "race")
 	w.env = []string{"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=" + os.Getenv("PATH"),
-		"AGENTHOOKS_ENGINE_IDLE=1m", "XDG_RUNTIME_DIR=", "GORACE=log_path=" + races}
+		"AGENTHOOKS_ENGINE_IDLE=1m", "XDG_RUNTIME_DIR=", "GORACE=atexit_sleep_ms=0 log_path=" + races}
 	t.Cleanup(func() {
 		agenttest.StopEngines(w.tmp)
 		if t.Failed() {

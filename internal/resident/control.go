@@ -34,6 +34,7 @@ func (s *Server) control(c net.Conn, req *wire.Request) {
 		Steps:    s.steps.Load(),
 		Active:   s.active.Load(),
 		IdleExit: s.Idle.String(),
+		Waiting:  s.waiting(),
 	}
 	if req.Control == ControlStop {
 		s.logf("engine stopping: asked to")

@@ -56,6 +56,12 @@ type Server struct {
 	// Serves says whether a verb is one the engine runs; others are
 	// refused and the client runs them itself.
 	Serves func(args []string) bool
+	// Waiting, when set and it gives a reason, has the engine refuse
+	// every step with that reason: the engine is up, so clients find it
+	// and start no other, but it cannot run steps yet (its state store
+	// will not open), so each runs in its client's process. Status
+	// reports the reason.
+	Waiting func() string
 	// Handle runs a served verb.
 	Handle Handler
 	// After, when set, runs after each reply is written: work that must
@@ -116,7 +122,8 @@ func (s *Server) Serve(ctx context.Context) error {
 }
 
 // lock takes the socket's lock file, waiting a while for an engine that
-// is making way.
+// is making way. An engine of this binary that answers on the socket is
+// not making way: this one is a second start, and leaves at once.
 func (s *Server) lock(ctx context.Context) (*os.File, error) {
 	f, err := os.OpenFile(s.Socket+".lock", os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -132,7 +139,7 @@ func (s *Server) lock(ctx context.Context) (*os.File, error) {
 		if ok {
 			return f, nil
 		}
-		if time.Now().After(deadline) {
+		if time.Now().After(deadline) || s.runningHere(ctx) {
 			f.Close()
 			return nil, ErrRunning
 		}
@@ -143,6 +150,12 @@ func (s *Server) lock(ctx context.Context) (*os.File, error) {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// runningHere reports whether an engine of this binary serves the socket.
+func (s *Server) runningHere(ctx context.Context) bool {
+	st, err := control1(ctx, s.Socket, ControlStatus)
+	return err == nil && st.Build == s.Build
 }
 
 // waitForEnd returns when the engine should stop taking requests.
@@ -167,6 +180,14 @@ func (s *Server) waitForEnd(ctx context.Context) {
 
 // Stop makes the engine stop taking requests.
 func (s *Server) Stop() { s.once.Do(func() { close(s.stop) }) }
+
+// waiting is why the engine cannot run steps yet, or "".
+func (s *Server) waiting() string {
+	if s.Waiting == nil {
+		return ""
+	}
+	return s.Waiting()
+}
 
 func (s *Server) logf(format string, a ...any) {
 	if s.Logf != nil {
@@ -211,6 +232,10 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		return
 	case s.Serves == nil || !s.Serves(req.Args):
 		_ = wire.WriteAck(c, wire.Ack{Refused: "not a verb the engine runs"})
+		return
+	}
+	if why := s.waiting(); why != "" {
+		_ = wire.WriteAck(c, wire.Ack{Refused: why})
 		return
 	}
 	select {

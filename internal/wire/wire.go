@@ -88,6 +88,9 @@ type Status struct {
 	Steps    int64  `json:"steps"`
 	Active   int64  `json:"active"`
 	IdleExit string `json:"idle_exit"` // a duration, e.g. "15m0s"
+	// Waiting is why the engine runs no steps yet (each runs in its
+	// client's process meanwhile), or empty.
+	Waiting string `json:"waiting,omitempty"`
 }
 
 // Heartbeat is what the engine sends while a verb runs: a header of
