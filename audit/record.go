@@ -25,6 +25,10 @@ type Record struct {
 	File           string          `json:"file"`
 	Index          int             `json:"index"`
 	Payload        json.RawMessage `json:"payload,omitempty"`
+	// PayloadChecked: Payload is known to be one JSON value nested at
+	// most MaxDepth levels (the engine checked it as it read it), so a
+	// sink need not scan it again; a payload can be megabytes.
+	PayloadChecked bool `json:"-"`
 	Response       json.RawMessage `json:"response,omitempty"`
 	DurationMS     float64         `json:"duration_ms"`
 	ExitCode       int             `json:"exit_code"`
@@ -42,6 +46,10 @@ type Record struct {
 	// run --from AGENT); empty for a step in Cursor's own format.
 	Agent string `json:"agent,omitempty"`
 }
+
+// MaxDepth is the deepest nesting of a checked payload: encoding/json's
+// own limit, so that any reader of the log can decode what it stores.
+const MaxDepth = 10000
 
 // NewID returns an id of the form Cursor uses: a timestamp and a random
 // suffix, sortable by time.

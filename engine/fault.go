@@ -45,7 +45,7 @@ func (e *Engine) Fault(ctx context.Context, step event.Step, payload []byte, cau
 	d = faultDecision(in, hooks, cause)
 	setBlockMessages(d, filePath, in.toolName)
 	if len(d.Hooks) > 0 {
-		e.record(ctx, step, conv, nil, d)
+		e.record(ctx, step, conv, nil, false, d)
 	}
 	return d
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/jsonscan"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -166,5 +167,32 @@ func TestCancel(t *testing.T) {
 	}
 	if d.Permission != event.Deny {
 		t.Fatalf("permission %q, want deny from the fail-closed hook", d.Permission)
+	}
+}
+
+// A record says its payload was checked, so that the log does not scan a
+// payload of megabytes again, only when the engine's own scan bounded its
+// nesting as the log must: a payload nested deeper still runs its hooks,
+// and is left to the log to check.
+func TestRecordPayloadChecked(t *testing.T) {
+	f := newFixture(t)
+	f.write(config.User, map[event.Step][]hk{event.BeforeShellExecution: {{"command": f.script("a.sh", `cat >/dev/null; echo '{}'`)}}})
+	sink := &memorySink{}
+	e := f.engine(func(o *engine.Options) { o.Sink = sink })
+	run(t, e, event.BeforeShellExecution, `{"command":"ls","tool_input":{"a":[1,{"b":2}]}}`)
+	for _, n := range []int{audit.MaxDepth - 1, audit.MaxDepth} {
+		run(t, e, event.BeforeShellExecution, `{"command":"ls","deep":`+strings.Repeat("[", n)+strings.Repeat("]", n)+`}`)
+	}
+	if len(sink.records) != 3 {
+		t.Fatalf("sink got %d records, want 3", len(sink.records))
+	}
+	for i, want := range []bool{true, true, false} {
+		r := sink.records[i]
+		if r.PayloadChecked != want {
+			t.Errorf("record %d: PayloadChecked %v, want %v", i, r.PayloadChecked, want)
+		}
+		if want && jsonscan.CheckDepth(r.Payload, audit.MaxDepth) != nil {
+			t.Errorf("record %d: checked, but its payload fails the log's check", i)
+		}
 	}
 }

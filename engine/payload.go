@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
@@ -22,6 +23,9 @@ type payload struct {
 	// replaced is true when the engine changed a field the host sent, so
 	// the bytes must be encoded anew rather than extended.
 	replaced bool
+	// shallow: the host's bytes are nested no deeper than
+	// audit.MaxDepth, so the encoded payload is too (Record.Checked).
+	shallow bool
 }
 
 // set gives a field a value the host's payload must carry.
@@ -82,8 +86,9 @@ func (p *payload) encode() ([]byte, error) {
 // ParsePayload and hands the Payload to Run, so that a payload carrying a
 // whole file is scanned once rather than once per reader.
 type Payload struct {
-	raw    []byte
-	fields map[string]json.RawMessage
+	raw     []byte
+	fields  map[string]json.RawMessage
+	shallow bool
 }
 
 // ParsePayload splits a payload into its top-level fields, with the checks
@@ -92,11 +97,17 @@ type Payload struct {
 // Payload is in use.
 func ParsePayload(raw []byte) (*Payload, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
-		return &Payload{raw: []byte("{}"), fields: map[string]json.RawMessage{}}, nil
+		return &Payload{raw: []byte("{}"), fields: map[string]json.RawMessage{}, shallow: true}, nil
 	}
 	// jsonscan, not encoding/json: the tool input is the model's to
 	// write, and encoding/json gives up on one nested past 10000 levels.
-	fields, err := jsonscan.Object(raw)
+	// The scan bounded at that depth tells the log whether it must check
+	// the document again; only a payload that fails it is scanned twice.
+	fields, err := jsonscan.ObjectDepth(raw, audit.MaxDepth)
+	shallow := err == nil
+	if err != nil {
+		fields, err = jsonscan.Object(raw)
+	}
 	var syntax *jsonscan.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
@@ -105,9 +116,9 @@ func ParsePayload(raw []byte) (*Payload, error) {
 		return nil, errors.New("payload is " + err.Error()) // not a JSON object: it is an array
 	}
 	if fields == nil { // the payload was JSON null
-		return &Payload{raw: []byte("{}"), fields: map[string]json.RawMessage{}}, nil
+		return &Payload{raw: []byte("{}"), fields: map[string]json.RawMessage{}, shallow: true}, nil
 	}
-	return &Payload{raw: raw, fields: fields}, nil
+	return &Payload{raw: raw, fields: fields, shallow: shallow}, nil
 }
 
 // Field returns a top-level field's bytes as the host sent them.
@@ -123,7 +134,7 @@ func (p *Payload) Field(name string) (json.RawMessage, bool) {
 func parsePayload(in any) (*payload, error) {
 	if pp, ok := in.(*Payload); ok {
 		if pp != nil && pp.fields != nil {
-			return &payload{raw: pp.raw, fields: maps.Clone(pp.fields), added: map[string]bool{}}, nil
+			return &payload{raw: pp.raw, fields: maps.Clone(pp.fields), added: map[string]bool{}, shallow: pp.shallow}, nil
 		}
 		in = nil // a nil or zero Payload is an empty one
 	}
@@ -135,7 +146,7 @@ func parsePayload(in any) (*payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &payload{raw: pp.raw, fields: pp.fields, added: map[string]bool{}}, nil
+	return &payload{raw: pp.raw, fields: pp.fields, added: map[string]bool{}, shallow: pp.shallow}, nil
 }
 
 // payloadBytes is the payload as JSON: bytes as they are, any other value

@@ -128,7 +128,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 	if !dry {
 		e.remember(ctx, conv, loopKey, d)
 		if len(outcomes) > 0 {
-			e.record(ctx, step, conv, body, d)
+			e.record(ctx, step, conv, body, p.shallow, d)
 		}
 	}
 	return d, matches, nil
@@ -351,7 +351,7 @@ func (e *Engine) forget(ctx context.Context, conv string) {
 }
 
 // record adds one record per executed hook to the in-memory log and the sink.
-func (e *Engine) record(ctx context.Context, step event.Step, conv string, body []byte, d *Decision) {
+func (e *Engine) record(ctx context.Context, step event.Step, conv string, body []byte, checked bool, d *Decision) {
 	now := time.Now()
 	recs := make([]audit.Record, len(d.Hooks))
 	summary := d.Summary()
@@ -369,6 +369,7 @@ func (e *Engine) record(ctx context.Context, step event.Step, conv string, body 
 			File:           o.Hook.File,
 			Index:          o.Hook.Index,
 			Payload:        body,
+			PayloadChecked: checked,
 			DurationMS:     float64(r.Duration.Microseconds()) / 1000,
 			ExitCode:       r.ExitCode,
 			Stderr:         stderrMessage(r.Stderr),

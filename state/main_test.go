@@ -118,6 +118,7 @@ func testRecord(cmd string) audit.Record {
 		File:           "/home/u/.cursor/hooks.json",
 		Index:          2,
 		Payload:        json.RawMessage(`{"command":"git push","cwd":"/src"}`),
+		PayloadChecked: true,
 		Response:       json.RawMessage(`{"permission":"deny"}`),
 		DurationMS:     12.5,
 		ExitCode:       3,

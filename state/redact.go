@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"unicode/utf8"
 
+	"github.com/agenthooks/agenthooks/audit"
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
@@ -30,7 +31,7 @@ import (
 
 // maxDepth is the deepest nesting a stored document keeps as JSON, as
 // encoding/json's.
-const maxDepth = 10000
+const maxDepth = audit.MaxDepth
 
 // ellipsis marks a truncated value.
 const ellipsis = "…"
@@ -96,15 +97,18 @@ func (o Options) redactor(env bool) *redactor {
 }
 
 // payload is what is stored of a run's payload, and whether it is about a
-// .env file.
-func (o Options) payload(raw json.RawMessage) (json.RawMessage, bool) {
-	switch o.Redact {
-	case RedactDrop:
+// .env file. checked is the record's PayloadChecked: raw is known to be
+// JSON nested no deeper than maxDepth, and is not scanned again.
+func (o Options) payload(raw json.RawMessage, checked bool) (json.RawMessage, bool) {
+	if o.Redact == RedactDrop {
 		return nil, false
-	case RedactKeep:
-		return validJSON(raw), false
 	}
-	raw = validJSON(raw)
+	if !checked {
+		raw = validJSON(raw)
+	}
+	if o.Redact == RedactKeep {
+		return raw, false
+	}
 	env := aboutEnvFile(raw)
 	return o.finish(o.redactor(env).json(raw)), env
 }

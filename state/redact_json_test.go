@@ -15,7 +15,7 @@ func payloadOf(t *testing.T, o Options, raw string) (map[string]any, string) {
 		t.Fatal(err)
 	}
 	o.Dir = ""
-	out, _ := o.payload(json.RawMessage(raw))
+	out, _ := o.payload(json.RawMessage(raw), false)
 	var m map[string]any
 	if err := json.Unmarshal(out, &m); err != nil {
 		t.Fatalf("stored payload is not a JSON object: %v\n%s", err, out)
@@ -149,11 +149,11 @@ func TestEscapedStrings(t *testing.T) {
 func TestUnchangedJSONIsKeptAsIs(t *testing.T) {
 	raw := "{\n  \"command\": \"git status\",\n  \"n\": [1, 2.5e3, true, null, {\"a\": \"\\u00e9\"}]\n}"
 	o, _ := Options{}.withDefaults()
-	if got, _ := o.payload(json.RawMessage(raw)); string(got) != raw {
+	if got, _ := o.payload(json.RawMessage(raw), false); string(got) != raw {
 		t.Errorf("payload rewritten:\n%s\nwant\n%s", got, raw)
 	}
 	// A string that is not JSON is stored as a JSON string, redacted.
-	if got, _ := o.payload(json.RawMessage("TOKEN=abc not json")); string(got) != `"TOKEN=[REDACTED:secret-value] not json"` {
+	if got, _ := o.payload(json.RawMessage("TOKEN=abc not json"), false); string(got) != `"TOKEN=[REDACTED:secret-value] not json"` {
 		t.Errorf("invalid JSON stored as %s", got)
 	}
 }

@@ -57,7 +57,7 @@ func (o Options) prepare(recs []audit.Record, now time.Time) run {
 			}
 			if !found {
 				var p json.RawMessage
-				p, env = o.payload(rec.Payload)
+				p, env = o.payload(rec.Payload, rec.PayloadChecked)
 				if len(p) > 0 {
 					r.Payloads = append(r.Payloads, p)
 					index = len(r.Payloads) - 1

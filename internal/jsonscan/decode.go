@@ -33,7 +33,7 @@ func Decode(data []byte) (any, error) {
 // bytes.
 func DecodeObject(data []byte) (map[string]any, error) {
 	m := map[string]any{}
-	null, err := members(data, '{', func(key, value []byte) {
+	null, err := members(data, '{', 0, func(key, value []byte) {
 		m[keyString(key)] = decodeValue(value)
 	})
 	if err != nil || null {
@@ -47,7 +47,7 @@ func DecodeObject(data []byte) (map[string]any, error) {
 // is an error.
 func DecodeArray(data []byte) ([]any, error) {
 	out := []any{}
-	null, err := members(data, '[', func(_, value []byte) {
+	null, err := members(data, '[', 0, func(_, value []byte) {
 		out = append(out, decodeValue(value))
 	})
 	if err != nil || null {

@@ -16,8 +16,15 @@ import (
 // JSON null gives a nil map and no error, as json.Unmarshal leaves the
 // map nil. Anything else that is not an object is an error.
 func Object(data []byte) (map[string]json.RawMessage, error) {
+	return ObjectDepth(data, 0)
+}
+
+// ObjectDepth is Object for a caller that must bound the nesting, as
+// CheckDepth does: the object itself is one level, and a document nested
+// deeper than depth levels is an error. Zero means no bound.
+func ObjectDepth(data []byte, depth int) (map[string]json.RawMessage, error) {
 	m := map[string]json.RawMessage{}
-	null, err := members(data, '{', func(key, value []byte) {
+	null, err := members(data, '{', depth, func(key, value []byte) {
 		m[keyString(key)] = value
 	})
 	if err != nil || null {
@@ -31,7 +38,7 @@ func Object(data []byte) (map[string]json.RawMessage, error) {
 // else that is not an array is an error.
 func Array(data []byte) ([]json.RawMessage, error) {
 	out := []json.RawMessage{}
-	null, err := members(data, '[', func(_, value []byte) {
+	null, err := members(data, '[', 0, func(_, value []byte) {
 		out = append(out, value)
 	})
 	if err != nil || null {
@@ -41,9 +48,9 @@ func Array(data []byte) ([]json.RawMessage, error) {
 }
 
 // members walks the top level of an object ('{') or an array ('['),
-// calling each for every member (key is nil in an array). null reports
-// that data is JSON null.
-func members(data []byte, open byte, each func(key, value []byte)) (null bool, err error) {
+// calling each for every member (key is nil in an array), nested at most
+// depth levels in all (0: no bound). null reports that data is JSON null.
+func members(data []byte, open byte, depth int, each func(key, value []byte)) (null bool, err error) {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != open {
 		return notA(data, i, open)
@@ -52,7 +59,7 @@ func members(data []byte, open byte, each func(key, value []byte)) (null bool, e
 	if open == '{' {
 		close = '}'
 	}
-	var st stack
+	st := stack{limit: depth, base: 1}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == close {
 		i++

@@ -84,6 +84,7 @@ func check(data []byte, st stack) error {
 type stack struct {
 	n     int
 	limit int // the deepest nesting allowed; 0 for no bound
+	base  int // open containers not on the stack (members' own)
 	low   uint64
 	high  []uint64
 }
@@ -119,7 +120,7 @@ func (s *stack) object() bool {
 func (s *stack) pop() { s.n-- }
 
 // full reports whether another container would pass the limit.
-func (s *stack) full() bool { return s.limit > 0 && s.n >= s.limit }
+func (s *stack) full() bool { return s.limit > 0 && s.base+s.n >= s.limit }
 
 func skipSpace(data []byte, i int) int {
 	for i < len(data) {
@@ -144,8 +145,12 @@ func skipValue(data []byte, i int, st *stack) (int, error) {
 			return i, eofErr(i)
 		}
 		opened := false
+		// An empty container counts as a level too, as for encoding/json.
 		switch c := data[i]; {
 		case c == '{':
+			if st.full() {
+				return i, syntaxErr(i, "exceeded max depth")
+			}
 			i = skipSpace(data, i+1)
 			if i < len(data) && data[i] == '}' {
 				i++
@@ -154,19 +159,16 @@ func skipValue(data []byte, i int, st *stack) (int, error) {
 			if i, _, err = skipKey(data, i); err != nil {
 				return i, err
 			}
-			if st.full() {
-				return i, syntaxErr(i, "exceeded max depth")
-			}
 			st.push(true)
 			opened = true
 		case c == '[':
+			if st.full() {
+				return i, syntaxErr(i, "exceeded max depth")
+			}
 			i = skipSpace(data, i+1)
 			if i < len(data) && data[i] == ']' {
 				i++
 				break
-			}
-			if st.full() {
-				return i, syntaxErr(i, "exceeded max depth")
 			}
 			st.push(false)
 			opened = true

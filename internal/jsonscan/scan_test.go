@@ -340,7 +340,7 @@ func TestStackCrossesWords(t *testing.T) {
 // what it takes.
 func TestCheckDepth(t *testing.T) {
 	for _, depth := range []int{1, 9999, 10000, 10001, 20000} {
-		for _, inner := range []string{"1", `{"a":1}`} {
+		for _, inner := range []string{"1", `{"a":1}`, "[]", "{}"} {
 			doc := []byte(strings.Repeat("[", depth) + inner + strings.Repeat("]", depth))
 			want := json.Valid(doc)
 			if got := CheckDepth(doc, 10000) == nil; got != want {
@@ -370,5 +370,28 @@ func TestPlainWord(t *testing.T) {
 				t.Errorf("byte %#x at %d: plainWord %v, table %v", c, pos, got, plain[c])
 			}
 		}
+	}
+}
+
+// ObjectDepth bounds a document as CheckDepth does, the object itself
+// being its first level, and takes whatever CheckDepth takes.
+func TestObjectDepth(t *testing.T) {
+	for _, limit := range []int{1, 2, 3, 10000} {
+		for _, depth := range []int{0, 1, 2, limit - 2, limit - 1, limit, limit + 1} {
+			if depth < 0 {
+				continue
+			}
+			for _, inner := range []string{"1", `{"a":1}`, "[]", "{}"} {
+				doc := []byte(`{"x":` + strings.Repeat("[", depth) + inner + strings.Repeat("]", depth) + `}`)
+				want := CheckDepth(doc, limit) == nil
+				if _, err := ObjectDepth(doc, limit); (err == nil) != want {
+					t.Errorf("limit %d, %d arrays around %s: ObjectDepth says %v, CheckDepth %v", limit, depth, inner, err, want)
+				}
+			}
+		}
+	}
+	deep := []byte(`{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
+	if _, err := Object(deep); err != nil {
+		t.Errorf("Object has no bound: %v", err)
 	}
 }
