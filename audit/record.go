@@ -28,7 +28,7 @@ type Record struct {
 	// PayloadChecked: Payload is known to be one JSON value nested at
 	// most MaxDepth levels (the engine checked it as it read it), so a
 	// sink need not scan it again; a payload can be megabytes.
-	PayloadChecked bool `json:"-"`
+	PayloadChecked bool            `json:"-"`
 	Response       json.RawMessage `json:"response,omitempty"`
 	DurationMS     float64         `json:"duration_ms"`
 	ExitCode       int             `json:"exit_code"`
