@@ -63,16 +63,42 @@ func spawn(b *testing.B, env []string, dir string, stdin []byte, argv ...string)
 
 // helloWorld builds a Go hello world, the floor of any Go process.
 func helloWorld(b *testing.B) string {
+	return goProgram(b, "hello", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"{}\") }\n")
+}
+
+// goSpawner is the least any Go program that runs a hook can cost: it
+// starts, spawns its first argument with the payload on stdin, and passes
+// the answer on. A step through agenthooks is such a program (the client)
+// plus a hop to the engine, so this, not the bare hook, is the floor of a
+// Go client.
+func goSpawner(b *testing.B) string {
+	return goProgram(b, "spawner", `package main
+
+import (
+	"os"
+	"os/exec"
+)
+
+func main() {
+	cmd := exec.Command(os.Args[1])
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	_ = cmd.Run()
+}
+`)
+}
+
+// goProgram builds a one-file Go program, static as the client is.
+func goProgram(b *testing.B, name, src string) string {
 	dir := b.TempDir()
-	src := filepath.Join(dir, "main.go")
-	os.WriteFile(src, []byte("package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"{}\") }\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module hello\n\ngo 1.26\n"), 0o644)
-	cmd := exec.Command("go", "build", "-o", "hello", ".")
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644)
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module "+name+"\n\ngo 1.26\n"), 0o644)
+	cmd := exec.Command("go", "build", "-o", name, ".")
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fatalf("build hello world: %v\n%s", err, out)
+		b.Fatalf("build %s: %v\n%s", name, err, out)
 	}
-	return filepath.Join(dir, "hello")
+	return filepath.Join(dir, name)
 }
 
 // stepWorld is a world with the given user hooks and its engine started.
@@ -116,6 +142,12 @@ var shellPayload = []byte(`{"command":"ls","cwd":"/","hook_event_name":"beforeSh
 func BenchmarkOneHook(b *testing.B) {
 	hook := trivialHook(b, b.TempDir())
 	bareHook(b, hook, shellPayload)
+	spawner := goSpawner(b)
+	b.Run("go-spawner", func(b *testing.B) {
+		for b.Loop() {
+			spawn(b, os.Environ(), "/", shellPayload, spawner, hook)
+		}
+	})
 	w := stepWorld(b, hooksFor("beforeShellExecution", hook))
 	b.Run("engine", func(b *testing.B) { w.bench(b, shellPayload, false, "run", "beforeShellExecution") })
 	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
