@@ -238,11 +238,16 @@ func BenchmarkLargeRead(b *testing.B) {
 
 // Twenty steps at once, as parallel agents send them: p50 and p99 of one
 // step's latency, and every run in the log; beside twenty bare spawns of
-// the same hook at once, the floor on a machine of few cores.
+// the same hook at once, the floor on a machine of few cores, and twenty
+// Go spawners of it, the floor of a Go client.
 func BenchmarkTwentyAtOnce(b *testing.B) {
 	b.Run("bare-hooks", func(b *testing.B) {
 		hook := trivialHook(b, b.TempDir())
 		atOnce(b, func() { spawn(b, os.Environ(), "/", shellPayload, hook) })
+	})
+	b.Run("go-spawners", func(b *testing.B) {
+		hook, spawner := trivialHook(b, b.TempDir()), goSpawner(b)
+		atOnce(b, func() { spawn(b, os.Environ(), "/", shellPayload, spawner, hook) })
 	})
 	for _, off := range []bool{false, true} {
 		name := "engine"
