@@ -49,7 +49,8 @@ func Run(ctx context.Context, s Spec) (res Result) {
 // supervise feeds stdin, collects output and enforces the limits until the
 // leader has exited and the output is closed, then joins its goroutines.
 //
-// The calling goroutine waits for the leader itself, as os/exec does:
+// The calling goroutine waits for the leader itself, as os/exec does (on
+// Linux first in the runtime's poller, on a pidfd: see awaitExit):
 // every hand-off between goroutines costs tens of microseconds on a busy
 // machine, and a hook's spawn is the engine's hot path. Timeout,
 // cancellation and output caps act from timer, context and reader
@@ -87,6 +88,7 @@ func supervise(ctx context.Context, s Spec, c *child, res *Result) {
 	}
 	v.onCancel(ctx, func() { v.canceled = true; v.terminate() })
 
+	awaitExit(c.proc)
 	st, _ := c.proc.Wait()
 	v.graceAfterTerm(c.group)
 
