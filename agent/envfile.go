@@ -6,12 +6,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
 // envName is what a shell accepts after `export`.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // EnvFileLines renders a session env as the `export K=V` lines Claude Code
 // and Codex source into later Bash calls: sorted by name, each value in
@@ -25,7 +26,7 @@ func EnvFileLines(env map[string]string) (lines []byte, skipped []string) {
 	slices.Sort(names)
 	var b strings.Builder
 	for _, k := range names {
-		if !envName.MatchString(k) {
+		if !envName().MatchString(k) {
 			skipped = append(skipped, k)
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
@@ -72,11 +73,11 @@ func (x *exporter) matcher(h *config.Hook, m StepMap) (string, bool) {
 }
 
 // simpleName is a Cursor tool name as a matcher alternative.
-var simpleName = regexp.MustCompile(`^[A-Za-z0-9_]+$`)
+var simpleName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_]+$`) })
 
 // mcpName is the tool part of an MCP alternative: a name, optionally
 // followed by .* or .+ (a prefix), or nothing (every MCP tool).
-var mcpName = regexp.MustCompile(`^([A-Za-z0-9_-]*)(\.\*|\.\+)?$`)
+var mcpName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_-]*)(\.\*|\.\+)?$`) })
 
 // alt is one alternative of a Cursor matcher that lists tools.
 type alt struct {
@@ -115,10 +116,10 @@ func splitNames(pattern string) ([]alt, bool) {
 	var alts []alt
 	for _, tok := range strings.Split(s, "|") {
 		switch {
-		case simpleName.MatchString(tok):
+		case simpleName().MatchString(tok):
 			alts = append(alts, alt{text: tok})
 		case strings.HasPrefix(tok, "MCP:"):
-			sub := mcpName.FindStringSubmatch(strings.TrimPrefix(tok, "MCP:"))
+			sub := mcpName().FindStringSubmatch(strings.TrimPrefix(tok, "MCP:"))
 			if sub == nil {
 				return nil, false
 			}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -49,13 +50,13 @@ func (p *parser) add(n *yaml.Node, field, msg, fix string) {
 	p.problems = append(p.problems, pr)
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
 
 // yamlProblem turns a YAML syntax error into a Problem with its line.
 func yamlProblem(file string, err error) Problem {
 	msg := err.Error()
 	pr := Problem{File: file, Message: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: "), Fix: "correct the YAML syntax"}
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlLine().FindStringSubmatch(msg); m != nil {
 		pr.Line, _ = strconv.Atoi(m[1])
 		pr.Message = "not valid YAML: " + msg[len(m[0]):]
 	}

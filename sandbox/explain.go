@@ -5,14 +5,19 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // refusalLine matches what programs print when the kernel refuses them:
 // sh, coreutils, Go, Python, Node.
-var refusalLine = regexp.MustCompile(`(?i)(permission denied|operation not permitted|read-only file system|EACCES|EPERM)`)
+var refusalLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(permission denied|operation not permitted|read-only file system|EACCES|EPERM)`)
+})
 
 // pathWord finds the paths in a line, quoted or not.
-var pathWord = regexp.MustCompile(`(?:^|[\s'"‘“(])((?:/|\./|\.\./|~/)?[^\s'"’”:()]+)`)
+var pathWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:^|[\s'"‘“(])((?:/|\./|\.\./|~/)?[^\s'"’”:()]+)`)
+})
 
 // Explain returns, for a command that failed inside p, one line for each
 // refusal in its output the sandbox caused, naming the rule and the file
@@ -35,7 +40,7 @@ func Explain(p Policy, cwd, output string) []string {
 		notes = append(notes, s)
 	}
 	for line := range strings.SplitSeq(output, "\n") {
-		if strings.HasPrefix(line, "agenthooks sandbox:") || !refusalLine.MatchString(line) {
+		if strings.HasPrefix(line, "agenthooks sandbox:") || !refusalLine().MatchString(line) {
 			continue
 		}
 		low := strings.ToLower(line)
@@ -43,7 +48,7 @@ func Explain(p Policy, cwd, output string) []string {
 			add("agenthooks sandbox: direct network connections are refused; commands reach the network through the proxy in HTTP_PROXY and HTTPS_PROXY, as networkPolicy allows" + from(p.Network.DefaultFrom, "default deny"))
 			continue
 		}
-		for _, m := range pathWord.FindAllStringSubmatch(line, -1) {
+		for _, m := range pathWord().FindAllStringSubmatch(line, -1) {
 			path := m[1]
 			if !strings.Contains(path, "/") && !strings.Contains(line, "cannot create "+path) && !strings.Contains(line, "'"+path+"'") {
 				continue

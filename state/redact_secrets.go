@@ -35,51 +35,56 @@ const redactedPrefix = "[REDACTED:"
 type detector struct {
 	kind     string
 	keywords []string
-	re       *regexp.Regexp
+	re       func() *regexp.Regexp
 	group    int
 }
 
-// detectors is compiled on first use: a run with no record to redact
-// (no hook matched) never pays for it.
-var detectors = sync.OnceValue(func() []detector {
-	return []detector{
-		{"private-key", []string{"PRIVATE KEY"},
-			regexp.MustCompile(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z)`), 0},
-		{"aws-access-key", []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
-			regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`), 0},
-		{"github-token", []string{"gh"}, regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`), 0},
-		{"github-token", []string{"github_pat_"}, regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`), 0},
-		{"gitlab-token", []string{"glpat-"}, regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`), 0},
-		{"slack-token", []string{"xox"}, regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), 0},
-		{"slack-webhook", []string{"hooks.slack.com"},
-			regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+`), 0},
-		{"stripe-key", []string{"_live_", "_test_"}, regexp.MustCompile(`\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`), 0},
-		{"google-api-key", []string{"AIza"}, regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), 0},
-		{"anthropic-key", []string{"sk-ant-"}, regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), 0},
-		{"openai-key", []string{"sk-"}, regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}`), 0},
-		{"npm-token", []string{"npm_"}, regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
-		{"huggingface-token", []string{"hf_"}, regexp.MustCompile(`\bhf_[A-Za-z]{34}\b`), 0},
-		{"jwt", []string{"eyJ"}, regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?`), 0},
-		// An Authorization header or field, whatever its scheme; then a bare
-		// "Bearer x" anywhere (a curl -H argument cut from its header name).
-		{"authorization", []string{"uthorization", "UTHORIZATION"},
-			regexp.MustCompile(`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|apikey)[ \t]+)?([^\s"',;]+)`), 1},
-		{"bearer-token", []string{"earer", "EARER"},
-			regexp.MustCompile(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`), 1},
-		{"url-password", []string{"://"},
-			regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"']*:([^\s/?#@"']+)@`), 1},
-	}
-})
+// detectors compile their patterns on first use, each only once its
+// keywords are seen: most text holds none of them, and a step run in a
+// process of its own would otherwise compile every pattern to log it.
+var detectors = []detector{
+	{"private-key", []string{"PRIVATE KEY"},
+		lazy(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z)`), 0},
+	{"aws-access-key", []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
+		lazy(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`), 0},
+	{"github-token", []string{"gh"}, lazy(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`), 0},
+	{"github-token", []string{"github_pat_"}, lazy(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`), 0},
+	{"gitlab-token", []string{"glpat-"}, lazy(`\bglpat-[A-Za-z0-9_-]{20,}`), 0},
+	{"slack-token", []string{"xox"}, lazy(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), 0},
+	{"slack-webhook", []string{"hooks.slack.com"},
+		lazy(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+`), 0},
+	{"stripe-key", []string{"_live_", "_test_"}, lazy(`\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`), 0},
+	{"google-api-key", []string{"AIza"}, lazy(`\bAIza[0-9A-Za-z_-]{35}`), 0},
+	{"anthropic-key", []string{"sk-ant-"}, lazy(`\bsk-ant-[A-Za-z0-9_-]{20,}`), 0},
+	{"openai-key", []string{"sk-"}, lazy(`\bsk-[A-Za-z0-9_-]{20,}`), 0},
+	{"npm-token", []string{"npm_"}, lazy(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
+	{"huggingface-token", []string{"hf_"}, lazy(`\bhf_[A-Za-z]{34}\b`), 0},
+	{"jwt", []string{"eyJ"}, lazy(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?`), 0},
+	// An Authorization header or field, whatever its scheme; then a bare
+	// "Bearer x" anywhere (a curl -H argument cut from its header name).
+	{"authorization", []string{"uthorization", "UTHORIZATION"},
+		lazy(`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|apikey)[ \t]+)?([^\s"',;]+)`), 1},
+	{"bearer-token", []string{"earer", "EARER"},
+		lazy(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`), 1},
+	{"url-password", []string{"://"},
+		lazy(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"']*:([^\s/?#@"']+)@`), 1},
+}
+
+// lazy compiles pattern the first time it is needed. The patterns are
+// constants, each compiled by TestDetectorsCompile.
+func lazy(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // secretSpans finds the secrets in s: the detectors' and the assignments'
 // matches, merged.
 func secretSpans(s string) []span {
 	var spans []span
-	for _, d := range detectors() {
+	for _, d := range detectors {
 		if d.keywords != nil && !containsAny(s, d.keywords) {
 			continue
 		}
-		for _, m := range d.re.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range d.re().FindAllStringSubmatchIndex(s, -1) {
 			start, end := m[2*d.group], m[2*d.group+1]
 			if start < 0 || start == end || strings.HasPrefix(s[start:], redactedPrefix) {
 				continue

@@ -165,3 +165,20 @@ func FuzzRedactString(f *testing.F) {
 func redactString(s string) string {
 	return renderSpans(s, secretSpans(s))
 }
+
+// Every detector's pattern compiles: they are compiled only when first
+// needed, so a bad one would otherwise fail in a user's run.
+func TestDetectorsCompile(t *testing.T) {
+	for _, d := range detectors {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("%s: %v", d.kind, p)
+				}
+			}()
+			if d.re() == nil {
+				t.Errorf("%s: no pattern", d.kind)
+			}
+		}()
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/internal/install"
 )
@@ -22,12 +23,12 @@ var Install = &install.Agent{
 	Wired: opencodeWired,
 }
 
-var opencodeBin = regexp.MustCompile(`(?m)^const BIN = ("(?:[^"\\]|\\.)*");`)
+var opencodeBin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^const BIN = ("(?:[^"\\]|\\.)*");`) })
 
 // opencodeWired is the command line of the plugin's BIN.
 func opencodeWired(data []byte) []string {
 	var bin string
-	if m := opencodeBin.FindSubmatch(data); m != nil && json.Unmarshal(m[1], &bin) == nil {
+	if m := opencodeBin().FindSubmatch(data); m != nil && json.Unmarshal(m[1], &bin) == nil {
 		return []string{install.ShellQuoteWord(bin) + " run --from opencode"}
 	}
 	return nil

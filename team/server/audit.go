@@ -30,7 +30,7 @@ func (h *teamHooks) UploadDecisions(ctx context.Context, req *connect.Request[te
 	}
 	ds := make([]store.Decision, 0, len(req.Msg.GetDecisions()))
 	for i, d := range req.Msg.GetDecisions() {
-		if !machineIDRE.MatchString(d.GetId()) {
+		if !machineIDRE().MatchString(d.GetId()) {
 			return nil, invalid(fmt.Sprintf("decisions[%d].id", i), "is missing or not 1 to 64 letters, digits, - or _", "send the record's id")
 		}
 		ds = append(ds, store.Decision{

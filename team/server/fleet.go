@@ -110,15 +110,15 @@ func (f *fleet) run(ctx context.Context) {
 }
 
 var (
-	machineIDRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-	agentRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`)
+	machineIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
+	agentRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`) })
 )
 
 // machineReport turns what a machine says of itself into a report, or
 // false when it gives no usable id. What it says is shown to
 // administrators, so it is bounded and made printable.
 func machineReport(m *teamv1.Machine, tok store.Token, now time.Time) (store.MachineReport, bool) {
-	if m == nil || !machineIDRE.MatchString(m.GetId()) {
+	if m == nil || !machineIDRE().MatchString(m.GetId()) {
 		return store.MachineReport{}, false
 	}
 	r := store.MachineReport{
@@ -134,7 +134,7 @@ func machineReport(m *teamv1.Machine, tok store.Token, now time.Time) (store.Mac
 		r.OS = m.GetOs()
 	}
 	for _, a := range m.GetAgents() {
-		if agentRE.MatchString(a) && !slices.Contains(r.Agents, a) && len(r.Agents) < 16 {
+		if agentRE().MatchString(a) && !slices.Contains(r.Agents, a) && len(r.Agents) < 16 {
 			r.Agents = append(r.Agents, a)
 		}
 	}

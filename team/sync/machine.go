@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"connectrpc.com/connect"
 
@@ -36,7 +37,7 @@ type Machine struct {
 // machine's id.
 const MachineIDFile = "machine-id"
 
-var machineIDRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
+var machineIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{32}$`) })
 
 // LoadMachineID returns the id kept in dir, and makes one the first time:
 // 128 random bits, so that two machines never share one and a host name
@@ -45,7 +46,7 @@ func LoadMachineID(dir string) (string, error) {
 	path := filepath.Join(dir, MachineIDFile)
 	data, err := os.ReadFile(path)
 	if err == nil {
-		if id := strings.TrimSpace(string(data)); machineIDRE.MatchString(id) {
+		if id := strings.TrimSpace(string(data)); machineIDRE().MatchString(id) {
 			return id, nil
 		}
 	} else if !errors.Is(err, fs.ErrNotExist) {
