@@ -2,7 +2,6 @@ package agenttest
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -33,13 +32,7 @@ func StopEngines(tmp string) {
 // anyHeld reports whether an engine holds one of the locks.
 func anyHeld(locks []string) bool {
 	for _, l := range locks {
-		f, err := os.OpenFile(l, os.O_RDWR, 0)
-		if err != nil {
-			continue
-		}
-		free, err := filelock.TryLock(f)
-		f.Close()
-		if err == nil && !free {
+		if filelock.Held(l) {
 			return true
 		}
 	}

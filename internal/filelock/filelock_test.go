@@ -37,3 +37,31 @@ func TestExcludes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Held sees a lock another open file holds, and no lock on a free or
+// missing file; looking does not take the lock.
+func TestHeld(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	if Held(path) {
+		t.Error("a missing file is held")
+	}
+	holder := open(t, path)
+	if Held(path) {
+		t.Error("a file nobody locked is held")
+	}
+	if ok, err := TryLock(holder); !ok || err != nil {
+		t.Fatalf("TryLock: %v, %v", ok, err)
+	}
+	if !Held(path) {
+		t.Error("a locked file is not held")
+	}
+	if err := Unlock(holder); err != nil {
+		t.Fatal(err)
+	}
+	if Held(path) {
+		t.Error("an unlocked file is held")
+	}
+	if ok, err := TryLock(holder); !ok || err != nil {
+		t.Errorf("Held left the lock taken: %v, %v", ok, err)
+	}
+}

@@ -69,15 +69,7 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 
 // starting reports whether an engine holds the socket's lock: one is on
 // its way in (or out), and starting another would only make it wait.
-func starting(sock string) bool {
-	f, err := os.OpenFile(sock+".lock", os.O_RDWR, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	free, err := filelock.TryLock(f)
-	return err == nil && !free
-}
+func starting(sock string) bool { return filelock.Held(sock + ".lock") }
 
 // errReplace: the engine serves another binary, and is on its way out.
 var errReplace = errors.New("the engine was started from another agenthooks binary")

@@ -101,12 +101,4 @@ func dialEngine(ctx context.Context, sock string) (net.Conn, error) {
 
 // Listening reports whether an engine serves sock: its lock is held (an
 // engine lets go of it once it stopped serving).
-func Listening(sock string) bool {
-	f, err := os.OpenFile(sock+".lock", os.O_RDWR, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	ok, err := filelock.TryLock(f)
-	return err == nil && !ok
-}
+func Listening(sock string) bool { return filelock.Held(sock + ".lock") }
