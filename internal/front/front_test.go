@@ -394,3 +394,48 @@ func TestEditedScriptStopsAtOnce(t *testing.T) {
 		t.Errorf("the engine did not serve these steps: %+v", st)
 	}
 }
+
+// The agent kills the client while the step's hook runs in the engine:
+// the closed connection cancels the step, and the engine stops the hook
+// (it does not run on for the rest of its timeout), then serves on.
+func TestClientGoneStopsHook(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	st := w.startEngine()
+	pidFile := filepath.Join(w.ws, "hook.pid")
+	w.userHooks(fmt.Sprintf(`{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo $$ > %s; exec sleep 30","timeout":60}]}}`, pidFile))
+
+	cmd := exec.Command(w.bin, "run", "beforeShellExecution")
+	cmd.Env, cmd.Dir = w.env, w.ws
+	cmd.Stdin = strings.NewReader(pushPayload)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFile(t, pidFile)
+	var pid int
+	for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); {
+		b, _ := os.ReadFile(pidFile)
+		fmt.Sscan(string(b), &pid)
+		time.Sleep(10 * time.Millisecond)
+	}
+	if pid == 0 {
+		t.Fatal("the hook wrote no pid")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	deadline := time.Now().Add(15 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatal("the hook still runs after its client was killed")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	w.userHooks(denyPush)
+	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+		t.Errorf("after a client was killed mid-step: %+v", r)
+	}
+	if now := w.status().Engine; now == nil || now.PID != st.PID || now.Steps < 2 {
+		t.Errorf("the engine did not run the steps: before %+v, after %+v", st, now)
+	}
+}

@@ -252,53 +252,60 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	s.run(ctx, c, &req, body)
 }
 
+// hangupAfter is how long a verb runs before the engine watches its
+// client's connection for a hang-up. Most steps are answered sooner, and
+// a watcher costs a goroutine and a wake-up; a client that goes sooner
+// has its step cancelled that much later.
+const hangupAfter = 20 * time.Millisecond
+
 // run runs a verb, with heartbeats while it runs, and writes the reply.
 // The client hanging up cancels the verb.
 //
 // The acknowledgement goes out with the first heartbeat or with the
 // reply, whichever comes first, and the reply in one write: a step
 // answered within a heartbeat wakes its client once, not four times.
+// The heartbeats and the hang-up watch are timers, so a step answered
+// sooner starts no goroutine of its own.
 func (s *Server) run(ctx context.Context, c net.Conn, req *wire.Request, body []byte) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var wmu sync.Mutex
-	acked := false // under wmu
-	finished := make(chan struct{})
-	go func() {
+	watch := time.AfterFunc(hangupAfter, func() {
 		// The client sends nothing more: a read returns only when it
-		// hangs up.
+		// hangs up (or when the connection is closed after the reply).
 		var b [1]byte
 		_, _ = c.Read(b[:])
 		cancel()
-	}()
-	go func() {
-		t := time.NewTicker(wire.HeartbeatEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-finished:
-				return
-			case <-t.C:
-				wmu.Lock()
-				if !acked {
-					acked = true
-					_ = wire.WriteAck(c, wire.Ack{})
-				}
-				_ = wire.WriteHeartbeat(c)
-				wmu.Unlock()
-			}
+	})
+	defer watch.Stop()
+	var wmu sync.Mutex
+	acked, finished := false, false // under wmu
+	var beat *time.Timer            // under wmu
+	wmu.Lock()
+	beat = time.AfterFunc(wire.HeartbeatEvery, func() {
+		wmu.Lock()
+		defer wmu.Unlock()
+		if finished {
+			return
 		}
-	}()
+		if !acked {
+			acked = true
+			_ = wire.WriteAck(c, wire.Ack{})
+		}
+		_ = wire.WriteHeartbeat(c)
+		beat.Reset(wire.HeartbeatEvery)
+	})
+	wmu.Unlock()
 	var out, errOut bytes.Buffer
 	code, ok := s.safeHandle(ctx, req, body, &out, &errOut)
-	close(finished)
+	wmu.Lock()
+	defer wmu.Unlock()
+	finished = true
+	beat.Stop()
 	s.steps.Add(1)
 	if !ok {
 		// No reply: the client runs the step itself.
 		return
 	}
-	wmu.Lock()
-	defer wmu.Unlock()
 	var reply bytes.Buffer
 	reply.Grow(64 + out.Len() + errOut.Len())
 	if !acked {
