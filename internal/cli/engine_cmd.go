@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/filelock"
 	"github.com/agenthooks/agenthooks/internal/front"
 	"github.com/agenthooks/agenthooks/internal/resident"
 	"github.com/agenthooks/agenthooks/internal/wire"
@@ -112,10 +113,18 @@ func (o *engineOptions) status(ctx context.Context, control string) error {
 		st, err = before, nil
 	}
 	if err != nil {
+		// No answer, yet an engine may hold the lock: one on its way in
+		// or out, or one stuck, which keeps clients from starting another.
+		locked := filelock.Held(sock + ".lock")
 		if o.json {
-			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "socket": sock, "error": err.Error()})
+			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "locked": locked, "socket": sock, "error": err.Error()})
 		}
-		fmt.Fprintf(o.io.Out, "no engine is running (socket %s)\n", sock)
+		if locked {
+			fmt.Fprintf(o.io.Out, "no engine answers (socket %s), but a process holds its lock %s.lock:\n"+
+				"  an engine starting or stopping, or one that is stuck; meanwhile every step runs in a process of its own\n", sock, sock)
+		} else {
+			fmt.Fprintf(o.io.Out, "no engine is running (socket %s)\n", sock)
+		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(o.io.Err, "agenthooks: %v\n", err)
 		}

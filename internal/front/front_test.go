@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/filelock"
 )
 
 const denyPush = `{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo '{\"permission\":\"deny\",\"user_message\":\"no push\"}'","matcher":"git push"}]}}`
@@ -438,4 +440,39 @@ func TestClientGoneStopsHook(t *testing.T) {
 	if now := w.status().Engine; now == nil || now.PID != st.PID || now.Steps < 2 {
 		t.Errorf("the engine did not run the steps: before %+v, after %+v", st, now)
 	}
+}
+
+// While a process holds the engine's lock and no engine answers (one on
+// its way in or out, or stuck), steps run in processes of their own and
+// start no engine, and status says a process holds the lock; once it is
+// let go, the next step starts an engine again.
+func TestLockHeldWithoutEngine(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	sock := w.socket()
+	if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := os.OpenFile(sock+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if ok, err := filelock.TryLock(lock); !ok || err != nil {
+		t.Fatalf("take the engine's lock: %v, %v", ok, err)
+	}
+	for i := range 3 {
+		if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
+			t.Fatalf("step %d with the lock held: %+v", i, r)
+		}
+	}
+	if r := w.run("", nil, "engine", "status"); r.code != 1 || !strings.Contains(r.out, "holds its lock") {
+		t.Errorf("status with the lock held: %+v", r)
+	}
+	// A client that starts an engine opens its log first.
+	if _, err := os.Stat(sock + ".log"); err == nil {
+		t.Error("a step started an engine while another held the lock")
+	}
+	lock.Close()
+	w.startEngine()
 }
