@@ -3,16 +3,15 @@ package agent
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
 // envName is what a shell accepts after `export`.
-var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+var envName = lazyre.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // EnvFileLines renders a session env as the `export K=V` lines Claude Code
 // and Codex source into later Bash calls: sorted by name, each value in

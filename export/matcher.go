@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 )
 
 // part is one alternative of a target matcher: an exact tool name, or a
@@ -73,11 +73,11 @@ func (x *exporter) matcher(h *config.Hook, m StepMap) (string, bool) {
 }
 
 // simpleName is a Cursor tool name as a matcher alternative.
-var simpleName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_]+$`) })
+var simpleName = lazyre.New(`^[A-Za-z0-9_]+$`)
 
 // mcpName is the tool part of an MCP alternative: a name, optionally
 // followed by .* or .+ (a prefix), or nothing (every MCP tool).
-var mcpName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([A-Za-z0-9_-]*)(\.\*|\.\+)?$`) })
+var mcpName = lazyre.New(`^([A-Za-z0-9_-]*)(\.\*|\.\+)?$`)
 
 // alt is one alternative of a Cursor matcher that lists tools.
 type alt struct {

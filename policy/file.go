@@ -2,15 +2,14 @@ package policy
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 )
 
 // The decisions a rule may give.
@@ -50,7 +49,7 @@ func (p *parser) add(n *yaml.Node, field, msg, fix string) {
 	p.problems = append(p.problems, pr)
 }
 
-var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): `) })
+var yamlLine = lazyre.New(`^yaml: line (\d+): `)
 
 // yamlProblem turns a YAML syntax error into a Problem with its line.
 func yamlProblem(file string, err error) Problem {

@@ -3,21 +3,17 @@ package sandbox
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 )
 
 // refusalLine matches what programs print when the kernel refuses them:
 // sh, coreutils, Go, Python, Node.
-var refusalLine = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(permission denied|operation not permitted|read-only file system|EACCES|EPERM)`)
-})
+var refusalLine = lazyre.New(`(?i)(permission denied|operation not permitted|read-only file system|EACCES|EPERM)`)
 
 // pathWord finds the paths in a line, quoted or not.
-var pathWord = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[\s'"‘“(])((?:/|\./|\.\./|~/)?[^\s'"’”:()]+)`)
-})
+var pathWord = lazyre.New(`(?:^|[\s'"‘“(])((?:/|\./|\.\./|~/)?[^\s'"’”:()]+)`)
 
 // Explain returns, for a command that failed inside p, one line for each
 // refusal in its output the sandbox caused, naming the rule and the file

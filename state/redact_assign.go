@@ -1,10 +1,10 @@
 package state
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode"
+
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 )
 
 // Secret names. A name looks like a secret's when one of its words (split
@@ -75,14 +75,10 @@ func nameWords(name string) []string {
 // assignRe finds candidate assignments: NAME=, NAME:, "NAME":, 'NAME' =,
 // export NAME=, --NAME=. Whether NAME is a secret's, and where the value
 // ends, is decided in Go (RE2 has no look-around).
-var assignRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|[^A-Za-z0-9_$.])(["']?)([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*[=:]`)
-})
+var assignRe = lazyre.New(`(?:^|[^A-Za-z0-9_$.])(["']?)([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*[=:]`)
 
 // flagRe finds "--NAME value" command-line flags.
-var flagRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:^|\s)--?([A-Za-z][A-Za-z0-9-]*)[ \t]+([^\s-][^\s]*)`)
-})
+var flagRe = lazyre.New(`(?:^|\s)--?([A-Za-z][A-Za-z0-9-]*)[ \t]+([^\s-][^\s]*)`)
 
 // assignmentSpans finds the values assigned to secret-looking names:
 //

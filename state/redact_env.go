@@ -2,9 +2,9 @@ package state
 
 import (
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
+
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 )
 
 // A .env file (.env, .env.local, production.env, …) is a list of secrets
@@ -21,9 +21,7 @@ func isEnvFile(path string) bool {
 }
 
 // envLineRe is an assignment line of a .env file, up to its value.
-var envLineRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.\-]*[ \t]*[=:][ \t]*`)
-})
+var envLineRe = lazyre.New(`^[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.\-]*[ \t]*[=:][ \t]*`)
 
 // envFileSpans redacts a .env file's content: every assignment's value
 // (a quoted one up to its closing quote, even lines later), and every

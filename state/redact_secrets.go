@@ -4,7 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
+
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 )
 
 // The secret detectors. A maintained detector set (gitleaks, trufflehog)
@@ -44,36 +45,30 @@ type detector struct {
 // process of its own would otherwise compile every pattern to log it.
 var detectors = []detector{
 	{"private-key", []string{"PRIVATE KEY"},
-		lazy(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z)`), 0},
+		lazyre.New(`-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|\z)`), 0},
 	{"aws-access-key", []string{"AKIA", "ASIA", "ABIA", "ACCA", "A3T"},
-		lazy(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`), 0},
-	{"github-token", []string{"gh"}, lazy(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`), 0},
-	{"github-token", []string{"github_pat_"}, lazy(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`), 0},
-	{"gitlab-token", []string{"glpat-"}, lazy(`\bglpat-[A-Za-z0-9_-]{20,}`), 0},
-	{"slack-token", []string{"xox"}, lazy(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), 0},
+		lazyre.New(`\b(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}\b`), 0},
+	{"github-token", []string{"gh"}, lazyre.New(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`), 0},
+	{"github-token", []string{"github_pat_"}, lazyre.New(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`), 0},
+	{"gitlab-token", []string{"glpat-"}, lazyre.New(`\bglpat-[A-Za-z0-9_-]{20,}`), 0},
+	{"slack-token", []string{"xox"}, lazyre.New(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), 0},
 	{"slack-webhook", []string{"hooks.slack.com"},
-		lazy(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+`), 0},
-	{"stripe-key", []string{"_live_", "_test_"}, lazy(`\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`), 0},
-	{"google-api-key", []string{"AIza"}, lazy(`\bAIza[0-9A-Za-z_-]{35}`), 0},
-	{"anthropic-key", []string{"sk-ant-"}, lazy(`\bsk-ant-[A-Za-z0-9_-]{20,}`), 0},
-	{"openai-key", []string{"sk-"}, lazy(`\bsk-[A-Za-z0-9_-]{20,}`), 0},
-	{"npm-token", []string{"npm_"}, lazy(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
-	{"huggingface-token", []string{"hf_"}, lazy(`\bhf_[A-Za-z]{34}\b`), 0},
-	{"jwt", []string{"eyJ"}, lazy(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?`), 0},
+		lazyre.New(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]+`), 0},
+	{"stripe-key", []string{"_live_", "_test_"}, lazyre.New(`\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`), 0},
+	{"google-api-key", []string{"AIza"}, lazyre.New(`\bAIza[0-9A-Za-z_-]{35}`), 0},
+	{"anthropic-key", []string{"sk-ant-"}, lazyre.New(`\bsk-ant-[A-Za-z0-9_-]{20,}`), 0},
+	{"openai-key", []string{"sk-"}, lazyre.New(`\bsk-[A-Za-z0-9_-]{20,}`), 0},
+	{"npm-token", []string{"npm_"}, lazyre.New(`\bnpm_[A-Za-z0-9]{36}\b`), 0},
+	{"huggingface-token", []string{"hf_"}, lazyre.New(`\bhf_[A-Za-z]{34}\b`), 0},
+	{"jwt", []string{"eyJ"}, lazyre.New(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*)?`), 0},
 	// An Authorization header or field, whatever its scheme; then a bare
 	// "Bearer x" anywhere (a curl -H argument cut from its header name).
 	{"authorization", []string{"uthorization", "UTHORIZATION"},
-		lazy(`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|apikey)[ \t]+)?([^\s"',;]+)`), 1},
+		lazyre.New(`(?i)\bauthorization["']?[ \t]*[:=][ \t]*["']?(?:(?:basic|bearer|token|digest|apikey)[ \t]+)?([^\s"',;]+)`), 1},
 	{"bearer-token", []string{"earer", "EARER"},
-		lazy(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`), 1},
+		lazyre.New(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`), 1},
 	{"url-password", []string{"://"},
-		lazy(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"']*:([^\s/?#@"']+)@`), 1},
-}
-
-// lazy compiles pattern the first time it is needed. The patterns are
-// constants, each compiled by TestDetectorsCompile.
-func lazy(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+		lazyre.New(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"']*:([^\s/?#@"']+)@`), 1},
 }
 
 // secretSpans finds the secrets in s: the detectors' and the assignments'

@@ -4,12 +4,11 @@ import (
 	_ "embed"
 	"encoding/json"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 )
 
 // Install wires OpenCode to agenthooks: a plugin of its own.
@@ -23,7 +22,7 @@ var Install = &install.Agent{
 	Wired: opencodeWired,
 }
 
-var opencodeBin = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^const BIN = ("(?:[^"\\]|\\.)*");`) })
+var opencodeBin = lazyre.New(`(?m)^const BIN = ("(?:[^"\\]|\\.)*");`)
 
 // opencodeWired is the command line of the plugin's BIN.
 func opencodeWired(data []byte) []string {

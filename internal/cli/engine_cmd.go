@@ -115,13 +115,13 @@ func (o *engineOptions) status(ctx context.Context, control string) error {
 	if err != nil {
 		// No answer, yet an engine may hold the lock: one on its way in
 		// or out, or one stuck, which keeps clients from starting another.
-		locked := filelock.Held(sock + ".lock")
+		locked := filelock.Held(wire.LockFile(sock))
 		if o.json {
 			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "locked": locked, "socket": sock, "error": err.Error()})
 		}
 		if locked {
-			fmt.Fprintf(o.io.Out, "no engine answers (socket %s), but a process holds its lock %s.lock:\n"+
-				"  an engine starting or stopping, or one that is stuck; meanwhile every step runs in a process of its own\n", sock, sock)
+			fmt.Fprintf(o.io.Out, "no engine answers (socket %s), but a process holds its lock %s:\n"+
+				"  an engine starting or stopping, or one that is stuck; meanwhile every step runs in a process of its own\n", sock, wire.LockFile(sock))
 		} else {
 			fmt.Fprintf(o.io.Out, "no engine is running (socket %s)\n", sock)
 		}

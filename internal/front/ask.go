@@ -69,7 +69,7 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 
 // starting reports whether an engine holds the socket's lock: one is on
 // its way in (or out), and starting another would only make it wait.
-func starting(sock string) bool { return filelock.Held(sock + ".lock") }
+func starting(sock string) bool { return filelock.Held(wire.LockFile(sock)) }
 
 // errReplace: the engine serves another binary, and is on its way out.
 var errReplace = errors.New("the engine was started from another agenthooks binary")

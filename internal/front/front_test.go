@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/internal/filelock"
+	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
 const denyPush = `{"version":1,"hooks":{"beforeShellExecution":[{"command":"echo '{\"permission\":\"deny\",\"user_message\":\"no push\"}'","matcher":"git push"}]}}`
@@ -453,7 +454,7 @@ func TestLockHeldWithoutEngine(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	lock, err := os.OpenFile(sock+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	lock, err := os.OpenFile(wire.LockFile(sock), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,4 +101,4 @@ func dialEngine(ctx context.Context, sock string) (net.Conn, error) {
 
 // Listening reports whether an engine serves sock: its lock is held (an
 // engine lets go of it once it stopped serving).
-func Listening(sock string) bool { return filelock.Held(sock + ".lock") }
+func Listening(sock string) bool { return filelock.Held(wire.LockFile(sock)) }

@@ -40,7 +40,7 @@ func serveTemp(t *testing.T) (*Server, string) {
 		cancel()
 		<-served
 		// One entry at a time: RemoveAll relies on a call that Wine lacks.
-		os.Remove(sock + ".lock")
+		os.Remove(wire.LockFile(sock))
 		os.Remove(dir)
 	})
 	deadline := time.Now().Add(10 * time.Second)
@@ -131,7 +131,7 @@ func TestPipeSquattedNameNotShared(t *testing.T) {
 	}
 	sock := filepath.Join(dir, "e.sock")
 	t.Cleanup(func() {
-		os.Remove(sock + ".lock")
+		os.Remove(wire.LockFile(sock))
 		os.Remove(dir)
 	})
 	name, err := wire.PipeName(sock)

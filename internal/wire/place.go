@@ -71,6 +71,11 @@ func SocketName(env []string) string {
 	return fmt.Sprintf("engine-v%d-%s.sock", Protocol, hex.EncodeToString(h.Sum(nil))[:20])
 }
 
+// LockFile is the engine's lock beside its socket (on Windows, beside the
+// path that names its pipe): held by the engine that serves, or is on its
+// way in or out, for as long as it lives.
+func LockFile(sock string) string { return sock + ".lock" }
+
 // Identity names a binary as it is on disk now: its path, size,
 // modification time and file id. A rebuilt or reinstalled binary has
 // another identity, so an engine started from the old one is replaced.

@@ -3,11 +3,11 @@ package server
 import (
 	"context"
 	"log/slog"
-	"regexp"
 	"slices"
 	"sync"
 	"time"
 
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 	"github.com/agenthooks/agenthooks/team/store"
 	teamv1 "github.com/agenthooks/agenthooks/team/teamv1"
 )
@@ -110,8 +110,8 @@ func (f *fleet) run(ctx context.Context) {
 }
 
 var (
-	machineIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`) })
-	agentRE     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,31}$`) })
+	machineIDRE = lazyre.New(`^[A-Za-z0-9_-]{1,64}$`)
+	agentRE     = lazyre.New(`^[a-z0-9][a-z0-9-]{0,31}$`)
 )
 
 // machineReport turns what a machine says of itself into a report, or

@@ -9,13 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"connectrpc.com/connect"
 
 	"github.com/agenthooks/agenthooks/internal/atomicfile"
+	"github.com/agenthooks/agenthooks/internal/lazyre"
 	"github.com/agenthooks/agenthooks/team/teamv1"
 )
 
@@ -37,7 +36,7 @@ type Machine struct {
 // machine's id.
 const MachineIDFile = "machine-id"
 
-var machineIDRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{32}$`) })
+var machineIDRE = lazyre.New(`^[0-9a-f]{32}$`)
 
 // LoadMachineID returns the id kept in dir, and makes one the first time:
 // 128 random bits, so that two machines never share one and a host name
