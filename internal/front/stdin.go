@@ -16,7 +16,8 @@ const firstRead = 64 << 10
 // file; from a pipe, into 64 KiB and, past that, into one reservation of
 // the largest body (bigBuffer), so that a payload of megabytes (a file
 // read, a tool's output) is neither copied as a buffer doubles nor faulted
-// in page by page.
+// in page by page. Past 64 KiB the pipe is enlarged too, so its writer
+// hands the rest over in a few wake-ups of this process, not hundreds.
 func readStdin() ([]byte, error) {
 	if fi, err := os.Stdin.Stat(); err == nil && fi.Mode().IsRegular() {
 		var buf bytes.Buffer
@@ -24,7 +25,10 @@ func readStdin() ([]byte, error) {
 		_, err := buf.ReadFrom(io.LimitReader(os.Stdin, wire.MaxBody))
 		return buf.Bytes(), err
 	}
-	return readPipe(os.Stdin, bigBuffer)
+	return readPipe(os.Stdin, func() []byte {
+		growPipe(os.Stdin)
+		return bigBuffer()
+	})
 }
 
 // readPipe reads r to its end, or to wire.MaxBody bytes, into a small

@@ -1,0 +1,8 @@
+//go:build !linux
+
+package proc
+
+import "os"
+
+// growPipe does nothing where pipes cannot be resized.
+func growPipe(*os.File, int) {}
