@@ -353,7 +353,7 @@ func TestCheckDepth(t *testing.T) {
 	}
 }
 
-// plainWord agrees with the byte table on every byte in every position.
+// notPlain agrees with the byte table on every byte in every position.
 func TestPlainWord(t *testing.T) {
 	for c := range 256 {
 		for pos := range 8 {
@@ -366,8 +366,8 @@ func TestPlainWord(t *testing.T) {
 			for k := 7; k >= 0; k-- {
 				x = x<<8 | uint64(w[k])
 			}
-			if got := plainWord(x); got != plain[c] {
-				t.Errorf("byte %#x at %d: plainWord %v, table %v", c, pos, got, plain[c])
+			if got := notPlain(x) == 0; got != plain[c] {
+				t.Errorf("byte %#x at %d: notPlain %v, table %v", c, pos, got, plain[c])
 			}
 		}
 	}
@@ -393,5 +393,29 @@ func TestObjectDepth(t *testing.T) {
 	deep := []byte(`{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
 	if _, err := Object(deep); err != nil {
 		t.Errorf("Object has no bound: %v", err)
+	}
+}
+
+// plainRun stops at the first byte that is not plain, wherever it falls in
+// the words and blocks it tests, and after a run of any length; and
+// skipString then agrees with encoding/json on whether the whole is one
+// string.
+func TestPlainRun(t *testing.T) {
+	for _, c := range []byte{'"', '\\', 0x00, 0x1f, '\n', 'a', 0x7f, 0x80, 0xff} {
+		for n := range 80 {
+			data := []byte(strings.Repeat("x", n) + string(c) + strings.Repeat("y", 40))
+			want := n
+			if plain[c] {
+				want = len(data)
+			}
+			if got := plainRun(data, 0); got != want {
+				t.Errorf("byte %#x after %d plain bytes: plainRun %d, want %d", c, n, got, want)
+			}
+			doc := append(append([]byte(`"`), data...), '"')
+			end, err := skipString(doc, 0)
+			if whole := err == nil && end == len(doc); whole != json.Valid(doc) {
+				t.Errorf("byte %#x after %d plain bytes: skipString to %d of %d, %v; json.Valid %v", c, n, end, len(doc), err, json.Valid(doc))
+			}
+		}
 	}
 }
