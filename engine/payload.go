@@ -60,6 +60,11 @@ func (p *payload) encode() ([]byte, error) {
 	if len(body) == 0 {
 		body = []byte("{}")
 	}
+	if len(p.added) == 0 {
+		// The host sent every field (as Cursor does): the hooks get its
+		// bytes, not a copy of a file read's megabytes.
+		return body, nil
+	}
 	out := make([]byte, 0, len(body)+64*len(p.added))
 	out = append(out, body[:len(body)-1]...)
 	empty := len(p.fields) == len(p.added)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
@@ -80,5 +81,37 @@ func TestParsePayloadErrors(t *testing.T) {
 	}
 	if _, err := e.Run(t.Context(), event.Stop, &engine.Payload{}); err != nil {
 		t.Errorf("zero Payload: %v", err)
+	}
+}
+
+// A payload that carries every common field, as Cursor's do, reaches the
+// hooks as the host's own bytes: a file read's megabytes are not copied.
+func TestFullPayloadNotCopied(t *testing.T) {
+	f := newFixture(t)
+	f.write(config.User, map[event.Step][]hk{event.BeforeReadFile: {{"command": "in-process"}}})
+	var seen []byte
+	e := f.engine(func(o *engine.Options) {
+		o.Runners = map[string]runner.Runner{config.TypeCommand: runner.Func(func(_ context.Context, req runner.Request) runner.Result {
+			seen = req.Payload
+			return runner.Result{Response: &event.Response{}}
+		})}
+	})
+	full := []byte(`{"conversation_id":"c","generation_id":"g","model":"m","hook_event_name":"beforeReadFile","cursor_version":"2.0",` +
+		`"workspace_roots":["/w"],"user_email":null,"transcript_path":null,"file_path":"/w/big.txt","content":"` + strings.Repeat("x", 1<<20) + `","attachments":[]}`)
+	for _, raw := range [][]byte{full, append(bytes.Clone(full), '\n')} {
+		if _, err := e.Run(t.Context(), event.BeforeReadFile, json.RawMessage(raw)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(seen, full) || unsafe.SliceData(seen) != unsafe.SliceData(raw) {
+			t.Errorf("the hook got %d bytes, a copy or not the host's", len(seen))
+		}
+	}
+	// One field short, and the engine adds it to a copy.
+	short := bytes.Replace(full, []byte(`"model":"m",`), nil, 1)
+	if _, err := e.Run(t.Context(), event.BeforeReadFile, json.RawMessage(short)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(seen, short[:len(short)-1]) || !bytes.HasSuffix(seen, []byte(`,"model":""}`)) {
+		t.Errorf("the hook got %.100s…%s", seen, seen[len(seen)-40:])
 	}
 }

@@ -225,13 +225,15 @@ func BenchmarkThousandHooks(b *testing.B) {
 	b.Run("own-process", func(b *testing.B) { w.bench(b, shellPayload, true, "run", "beforeShellExecution") })
 }
 
-// A 10 MB file read, through a hook that reads its payload.
+// A 10 MB file read, through a hook that reads its payload. The payload
+// is Cursor's: every common field and the file.
 func BenchmarkLargeRead(b *testing.B) {
-	content := strings.Repeat("0123456789abcdef", 10<<20/16)
-	payload := []byte(fmt.Sprintf(`{"hook_event_name":"beforeReadFile","file_path":"/tmp/big.txt","content":%q,"attachments":[]}`, content))
 	reader := trivialHook(b, b.TempDir())
-	bareHook(b, reader, payload)
 	w := stepWorld(b, hooksFor("beforeReadFile", reader))
+	content := strings.Repeat("0123456789abcdef", 10<<20/16)
+	payload := []byte(fmt.Sprintf(`{"conversation_id":"c","generation_id":"g","model":"m","hook_event_name":"beforeReadFile",`+
+		`"cursor_version":"2.0.77","workspace_roots":[%q],"user_email":null,"transcript_path":null,"file_path":"/tmp/big.txt","content":%q,"attachments":[]}`, w.ws, content))
+	bareHook(b, reader, payload)
 	b.Run("engine", func(b *testing.B) { w.bench(b, payload, false, "run", "beforeReadFile") })
 	b.Run("own-process", func(b *testing.B) { w.bench(b, payload, true, "run", "beforeReadFile") })
 }
