@@ -256,10 +256,8 @@ func (h *Host) Flush(ctx context.Context) {
 	if ws := h.warningRecords(); len(ws) > 0 {
 		runs = append(runs, ws)
 	}
-	for _, recs := range runs {
-		if err := h.store.Write(ctx, recs); err != nil {
-			h.Warnf("execution records dropped: %v", err)
-		}
+	if err := h.store.WriteRuns(ctx, runs); err != nil {
+		h.Warnf("execution records dropped: %v", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package state
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -30,24 +31,44 @@ const insertRecord = `INSERT INTO records (id, time_ns, step, conversation_id, c
 // Only when the spool cannot be written either does Write fail, and the
 // records are lost.
 func (s *Store) Write(ctx context.Context, recs []audit.Record) error {
-	if len(recs) == 0 {
+	return s.WriteRuns(ctx, [][]audit.Record{recs})
+}
+
+// WriteRuns writes the records of several runs (a run's records share its
+// payload) as Write does, all in one transaction: an engine that answered
+// twenty steps at once syncs the log to disk once, not twenty times. When
+// the database cannot be written, each run goes to the spool.
+func (s *Store) WriteRuns(ctx context.Context, runs [][]audit.Record) error {
+	now := time.Now()
+	rs := make([]run, 0, len(runs))
+	for _, recs := range runs {
+		if len(recs) > 0 {
+			rs = append(rs, s.opts.prepare(recs, now))
+		}
+	}
+	if len(rs) == 0 {
 		return nil
 	}
-	r := s.opts.prepare(recs, time.Now())
-	err := s.store(ctx, s.opts.LogWait > 0, &r)
+	err := s.store(ctx, s.opts.LogWait > 0, rs)
 	if err == nil {
 		return nil
 	}
-	if serr := s.spool(r); serr != nil {
-		return fmt.Errorf("write %d records to %s: %w; and %w: the records are dropped", len(recs), s.path, err, serr)
+	var lost []error
+	for _, r := range rs {
+		if serr := s.spool(r); serr != nil {
+			lost = append(lost, serr)
+		}
+	}
+	if len(lost) > 0 {
+		return fmt.Errorf("write to %s: %w; and %w: the records of %d runs are dropped", s.path, err, errors.Join(lost...), len(lost))
 	}
 	return nil
 }
 
 // store stores the spooled runs (unless another process is at the spool)
-// and then r, if any, in one write transaction, waiting for the lock as
-// long as short says; and prunes as Write says.
-func (s *Store) store(ctx context.Context, short bool, r *run) error {
+// and then rs, in one write transaction, waiting for the lock as long as
+// short says; and prunes as Write says.
+func (s *Store) store(ctx context.Context, short bool, rs []run) error {
 	var claim *spoolClaim
 	fn := func(tx *sql.Tx) error {
 		var first, last int64
@@ -55,8 +76,8 @@ func (s *Store) store(ctx context.Context, short bool, r *run) error {
 		if claim != nil {
 			first, last = claim.insert(ctx, tx, s)
 		}
-		if r != nil {
-			f, l, err := s.insertRun(ctx, tx, *r, false)
+		for _, r := range rs {
+			f, l, err := s.insertRun(ctx, tx, r, false)
 			if err != nil {
 				return err
 			}

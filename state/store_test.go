@@ -3,10 +3,12 @@ package state
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -207,5 +209,60 @@ func TestOpenRejectsQuestionMarkDir(t *testing.T) {
 	_, err := Open(context.Background(), Options{Dir: filepath.Join(t.TempDir(), "what?")})
 	if err == nil {
 		t.Fatal("Open succeeded")
+	}
+}
+
+// WriteRuns stores several runs in one write, each record with its own
+// run's payload; when the database is held, each run is spooled, and the
+// next write stores them all.
+func TestWriteRuns(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openTest(t, Options{Dir: dir, LogWait: 20 * time.Millisecond})
+	runs := func(tag string) [][]audit.Record {
+		var out [][]audit.Record
+		for i := range 3 {
+			payload := json.RawMessage(fmt.Sprintf(`{"run":"%s%d"}`, tag, i))
+			a, b := testRecord(fmt.Sprintf("%s%d-a", tag, i)), testRecord(fmt.Sprintf("%s%d-b", tag, i))
+			a.Payload, b.Payload = payload, payload
+			out = append(out, []audit.Record{a, b}, nil)
+		}
+		return out
+	}
+	check := func(want int) {
+		t.Helper()
+		got, err := s.Records(ctx, Query{})
+		if err != nil || len(got) != want {
+			t.Fatalf("Records: %d, %v; want %d", len(got), err, want)
+		}
+		for _, e := range got {
+			run := strings.TrimSuffix(strings.TrimSuffix(e.Command, "-a"), "-b")
+			if string(e.Payload) != `{"run":"`+run+`"}` {
+				t.Errorf("record %s has payload %s", e.Command, e.Payload)
+			}
+		}
+	}
+	if err := s.WriteRuns(ctx, runs("x")); err != nil {
+		t.Fatal(err)
+	}
+	check(6)
+	release := holdWriteLock(t, dir)
+	if err := s.WriteRuns(ctx, runs("y")); err != nil {
+		t.Fatal(err)
+	}
+	spooled, err := os.ReadFile(filepath.Join(dir, SpoolName))
+	if err != nil || strings.Count(string(spooled), "\n") != 3 {
+		t.Fatalf("spool: %d runs, %v; want 3", strings.Count(string(spooled), "\n"), err)
+	}
+	release()
+	if err := s.WriteRuns(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Write(ctx, []audit.Record{testRecord("z-a")}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Records(ctx, Query{})
+	if len(got) != 13 {
+		t.Errorf("%d records after the spool was stored, want 13", len(got))
 	}
 }
