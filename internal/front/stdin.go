@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -26,7 +27,7 @@ func readStdin() ([]byte, error) {
 		return buf.Bytes(), err
 	}
 	return readPipe(os.Stdin, func() []byte {
-		growPipe(os.Stdin)
+		proc.GrowPipe(os.Stdin, wire.MaxBody)
 		return bigBuffer()
 	})
 }

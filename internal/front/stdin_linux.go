@@ -1,12 +1,10 @@
 package front
 
 import (
-	"os"
 	"syscall"
 	"unsafe"
 
 	"github.com/agenthooks/agenthooks/internal/wire"
-	"golang.org/x/sys/unix"
 )
 
 // hugePage is the size of a transparent huge page on x86-64 and arm64.
@@ -32,13 +30,4 @@ func bigBuffer() []byte {
 	buf := mem[off : off+int(wire.MaxBody) : off+int(wire.MaxBody)]
 	_ = syscall.Madvise(buf, syscall.MADV_HUGEPAGE)
 	return buf[:0]
-}
-
-// growPipe enlarges the pipe f reads from to the most an unprivileged
-// process may ask for (1 MiB, against 64 KiB by default). A refusal (the
-// user's pipes already hold their share of memory) leaves it as it was.
-func growPipe(f *os.File) {
-	if rc, err := f.SyscallConn(); err == nil {
-		_ = rc.Control(func(fd uintptr) { _, _ = unix.FcntlInt(fd, unix.F_SETPIPE_SZ, 1<<20) })
-	}
 }

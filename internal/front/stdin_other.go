@@ -2,11 +2,6 @@
 
 package front
 
-import "os"
-
 // bigBuffer has nothing to give where huge pages are not asked for this
 // way: a large payload goes into a doubling buffer.
 func bigBuffer() []byte { return nil }
-
-// growPipe does nothing where pipes cannot be resized.
-func growPipe(*os.File) {}

@@ -77,7 +77,7 @@ func supervise(ctx context.Context, s Spec, c *child, res *Result) {
 			}
 		})
 	}
-	growPipe(c.stdin, len(s.Stdin))
+	GrowPipe(c.stdin, len(s.Stdin))
 	feeder.Go(func() { feed(c.stdin, s.Stdin) })
 
 	if s.Timeout > 0 {

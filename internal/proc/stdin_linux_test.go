@@ -8,14 +8,20 @@ import (
 )
 
 // A payload larger than a pipe's default gets a pipe as large as it needs,
-// up to 1 MiB; a small one leaves the pipe as it is.
+// up to 1 MiB, from either end (the engine grows a hook's stdin from the
+// writing end, the client its own stdin from the reading end); a small
+// one leaves the pipe as it is.
 func TestGrowPipe(t *testing.T) {
-	for _, c := range []struct{ payload, want int }{{100, 64 << 10}, {64 << 10, 64 << 10}, {300 << 10, 300 << 10}, {10 << 20, 1 << 20}} {
+	for i, c := range []struct{ payload, want int }{{100, 64 << 10}, {64 << 10, 64 << 10}, {300 << 10, 300 << 10}, {10 << 20, 1 << 20}, {10 << 20, 1 << 20}} {
 		r, w, err := os.Pipe()
 		if err != nil {
 			t.Fatal(err)
 		}
-		growPipe(w, c.payload)
+		end := w
+		if i%2 == 1 {
+			end = r
+		}
+		GrowPipe(end, c.payload)
 		n, err := unix.FcntlInt(r.Fd(), unix.F_GETPIPE_SZ, 0)
 		r.Close()
 		w.Close()

@@ -4,5 +4,5 @@ package proc
 
 import "os"
 
-// growPipe does nothing where pipes cannot be resized.
-func growPipe(*os.File, int) {}
+// GrowPipe does nothing where pipes cannot be resized.
+func GrowPipe(*os.File, int) {}
