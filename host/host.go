@@ -20,7 +20,12 @@ import (
 
 // DefaultSessionWait bounds a session update behind another process's
 // lock: past it the run goes on without the update, with a warning.
-const DefaultSessionWait = time.Second
+// EnvSessionWait sets another bound (a duration such as 5s), for machines
+// where many agents' steps come at once on a slow disk.
+const (
+	DefaultSessionWait = time.Second
+	EnvSessionWait     = "AGENTHOOKS_SESSION_WAIT"
+)
 
 // Options configures a Host. The zero value assembles everything from the
 // process environment, as the agenthooks CLI does.
@@ -128,6 +133,13 @@ func (h *Host) openState(ctx context.Context) {
 	// Neither the log nor a session update may hold up an answer for
 	// long behind another process's lock.
 	so.LogWait, so.SessionWait = state.DefaultLogWait, DefaultSessionWait
+	if v := h.getenv(EnvSessionWait); v != "" {
+		if d, err := state.ParseDuration(v); err == nil && d > 0 {
+			so.SessionWait = d
+		} else {
+			h.Warnf("%s=%q: want a positive duration such as 5s; using the default, %v", EnvSessionWait, v, DefaultSessionWait)
+		}
+	}
 	for _, err := range errs {
 		h.Warnf("%v", err)
 	}
