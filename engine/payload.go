@@ -26,6 +26,10 @@ type payload struct {
 	// shallow: the host's bytes are nested no deeper than
 	// audit.MaxDepth, so the encoded payload is too (Record.Checked).
 	shallow bool
+	// kept: raw stays as it is after Run returns (a Payload, whose
+	// maker promised so, or bytes the engine encoded itself), so the
+	// hooks and the log may use it rather than a copy.
+	kept bool
 }
 
 // set gives a field a value the host's payload must carry.
@@ -60,7 +64,7 @@ func (p *payload) encode() ([]byte, error) {
 	if len(body) == 0 {
 		body = []byte("{}")
 	}
-	if len(p.added) == 0 {
+	if len(p.added) == 0 && p.kept {
 		// The host sent every field (as Cursor does): the hooks get its
 		// bytes, not a copy of a file read's megabytes.
 		return body, nil
@@ -99,7 +103,8 @@ type Payload struct {
 // ParsePayload splits a payload into its top-level fields, with the checks
 // and errors of Run: it must be one JSON object (empty or null count as
 // {}). The bytes are kept, not copied; they must not change while the
-// Payload is in use.
+// Payload is in use, nor afterwards: the execution records of its runs
+// keep them as the hooks' input until they are written.
 func ParsePayload(raw []byte) (*Payload, error) {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return &Payload{raw: []byte("{}"), fields: map[string]json.RawMessage{}, shallow: true}, nil
@@ -139,7 +144,7 @@ func (p *Payload) Field(name string) (json.RawMessage, bool) {
 func parsePayload(in any) (*payload, error) {
 	if pp, ok := in.(*Payload); ok {
 		if pp != nil && pp.fields != nil {
-			return &payload{raw: pp.raw, fields: maps.Clone(pp.fields), added: map[string]bool{}, shallow: pp.shallow}, nil
+			return &payload{raw: pp.raw, fields: maps.Clone(pp.fields), added: map[string]bool{}, shallow: pp.shallow, kept: true}, nil
 		}
 		in = nil // a nil or zero Payload is an empty one
 	}
@@ -151,7 +156,11 @@ func parsePayload(in any) (*payload, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &payload{raw: pp.raw, fields: pp.fields, added: map[string]bool{}, shallow: pp.shallow}, nil
+	// The caller's own bytes may be reused once Run returns; bytes the
+	// engine encoded are its own.
+	_, bytesIn := in.([]byte)
+	_, rawIn := in.(json.RawMessage)
+	return &payload{raw: pp.raw, fields: pp.fields, added: map[string]bool{}, shallow: pp.shallow, kept: !bytesIn && !rawIn}, nil
 }
 
 // payloadBytes is the payload as JSON: bytes as they are, any other value

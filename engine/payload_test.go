@@ -85,7 +85,10 @@ func TestParsePayloadErrors(t *testing.T) {
 }
 
 // A payload that carries every common field, as Cursor's do, reaches the
-// hooks as the host's own bytes: a file read's megabytes are not copied.
+// hooks as the host's own bytes when the host read it with ParsePayload
+// (which says they must not change): a file read's megabytes are not
+// copied. Bytes handed to Run as they are may be reused by the caller
+// once it returns, and are copied.
 func TestFullPayloadNotCopied(t *testing.T) {
 	f := newFixture(t)
 	f.write(config.User, map[event.Step][]hk{event.BeforeReadFile: {{"command": "in-process"}}})
@@ -99,11 +102,21 @@ func TestFullPayloadNotCopied(t *testing.T) {
 	full := []byte(`{"conversation_id":"c","generation_id":"g","model":"m","hook_event_name":"beforeReadFile","cursor_version":"2.0",` +
 		`"workspace_roots":["/w"],"user_email":null,"transcript_path":null,"file_path":"/w/big.txt","content":"` + strings.Repeat("x", 1<<20) + `","attachments":[]}`)
 	for _, raw := range [][]byte{full, append(bytes.Clone(full), '\n')} {
-		if _, err := e.Run(t.Context(), event.BeforeReadFile, json.RawMessage(raw)); err != nil {
+		parsed, err := engine.ParsePayload(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.Run(t.Context(), event.BeforeReadFile, parsed); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(seen, full) || unsafe.SliceData(seen) != unsafe.SliceData(raw) {
 			t.Errorf("the hook got %d bytes, a copy or not the host's", len(seen))
+		}
+		if _, err := e.Run(t.Context(), event.BeforeReadFile, json.RawMessage(raw)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(seen, full) || unsafe.SliceData(seen) == unsafe.SliceData(raw) {
+			t.Errorf("bytes handed to Run as they are: the hook got %d bytes, not a copy of them", len(seen))
 		}
 	}
 	// One field short, and the engine adds it to a copy.

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,11 @@ type Request struct {
 	Event string
 	// Payload is the bytes as the agent sent them.
 	Payload []byte
+	// PayloadKept says Payload stays as it is after Run returns (it was
+	// read for this step alone, as the CLI reads its stdin): the hooks
+	// and the log then use it, not a copy of a file read's megabytes. A
+	// caller that reuses its buffer leaves it false.
+	PayloadKept bool
 	// PayloadErr is set when the payload could not be read at all (too
 	// large, a broken pipe): the step is then a fault.
 	PayloadErr error
@@ -107,8 +113,13 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 	// configuration, and the engine runs on the same reading (a
 	// beforeReadFile payload carries a whole file). One that cannot be
 	// read goes to the engine as bytes, which fails it with its own error.
-	var payload any = req.Payload
-	parsed, perr := engine.ParsePayload(req.Payload)
+	raw := req.Payload
+	if !req.PayloadKept {
+		// The log keeps the hooks' input past Run: not the caller's buffer.
+		raw = bytes.Clone(raw)
+	}
+	var payload any = raw
+	parsed, perr := engine.ParsePayload(raw)
 	if perr == nil {
 		payload = parsed
 	}

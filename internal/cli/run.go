@@ -72,7 +72,7 @@ func (o *runOptions) run(ctx context.Context) error {
 	}
 	payload, perr := readPayload(o.io.In)
 	h := o.io.openHost(ctx)
-	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadErr: perr, Workspaces: o.workspaces, Dir: o.io.dir, Env: o.io.env})
+	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadKept: true, PayloadErr: perr, Workspaces: o.workspaces, Dir: o.io.dir, Env: o.io.env})
 	return o.finish(ctx, h, rep, true)
 }
 
