@@ -112,13 +112,13 @@ func ParsePayload(raw []byte) (*Payload, error) {
 	// jsonscan, not encoding/json: the tool input is the model's to
 	// write, and encoding/json gives up on one nested past 10000 levels.
 	// The scan bounded at that depth tells the log whether it must check
-	// the document again; only a payload that fails it is scanned twice.
+	// the document again; only a payload nested deeper is scanned twice.
 	fields, err := jsonscan.ObjectDepth(raw, audit.MaxDepth)
+	var syntax *jsonscan.SyntaxError
 	shallow := err == nil
-	if err != nil {
+	if errors.As(err, &syntax) && syntax.TooDeep {
 		fields, err = jsonscan.Object(raw)
 	}
-	var syntax *jsonscan.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
 		return nil, errors.New("payload is not a JSON object: " + err.Error())

@@ -23,7 +23,10 @@ import (
 type SyntaxError struct {
 	// Offset is the byte at which the document stopped being JSON.
 	Offset int64
-	msg    string
+	// TooDeep: the document is nested past the bound asked for, and may
+	// be JSON nonetheless.
+	TooDeep bool
+	msg     string
 }
 
 func (e *SyntaxError) Error() string {
@@ -32,6 +35,10 @@ func (e *SyntaxError) Error() string {
 
 func syntaxErr(i int, format string, args ...any) error {
 	return &SyntaxError{Offset: int64(i), msg: fmt.Sprintf(format, args...)}
+}
+
+func depthErr(i int) error {
+	return &SyntaxError{Offset: int64(i), TooDeep: true, msg: "exceeded max depth"}
 }
 
 func eofErr(i int) error {
@@ -150,7 +157,7 @@ func skipValue(data []byte, i int, st *stack) (int, error) {
 		switch c := data[i]; {
 		case c == '{':
 			if st.full() {
-				return i, syntaxErr(i, "exceeded max depth")
+				return i, depthErr(i)
 			}
 			i = skipSpace(data, i+1)
 			if i < len(data) && data[i] == '}' {
@@ -164,7 +171,7 @@ func skipValue(data []byte, i int, st *stack) (int, error) {
 			opened = true
 		case c == '[':
 			if st.full() {
-				return i, syntaxErr(i, "exceeded max depth")
+				return i, depthErr(i)
 			}
 			i = skipSpace(data, i+1)
 			if i < len(data) && data[i] == ']' {

@@ -384,11 +384,18 @@ func TestObjectDepth(t *testing.T) {
 			for _, inner := range []string{"1", `{"a":1}`, "[]", "{}"} {
 				doc := []byte(`{"x":` + strings.Repeat("[", depth) + inner + strings.Repeat("]", depth) + `}`)
 				want := CheckDepth(doc, limit) == nil
-				if _, err := ObjectDepth(doc, limit); (err == nil) != want {
+				_, err := ObjectDepth(doc, limit)
+				if (err == nil) != want {
 					t.Errorf("limit %d, %d arrays around %s: ObjectDepth says %v, CheckDepth %v", limit, depth, inner, err, want)
+				}
+				if se, ok := err.(*SyntaxError); err != nil && (!ok || !se.TooDeep) {
+					t.Errorf("limit %d, %d arrays around %s: %v is not marked too deep", limit, depth, inner, err)
 				}
 			}
 		}
+	}
+	if _, err := ObjectDepth([]byte(`{"x":[1,}`), 10); err == nil || err.(*SyntaxError).TooDeep {
+		t.Errorf("a syntax error: %v, marked too deep", err)
 	}
 	deep := []byte(`{"x":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`)
 	if _, err := Object(deep); err != nil {

@@ -15,9 +15,6 @@ const pipeSize = 64 << 10
 // crosses it in a few wake-ups of its reader, not one per 64 KiB. A
 // refusal (not a pipe, or the user's pipes already hold their share of
 // memory) leaves it as it was.
-//
-// (A sealed memory file as a hook's stdin, read at the speed of memory,
-// was measured too: filling fresh pages for it cost more than the pipe.)
 func GrowPipe(f *os.File, size int) {
 	if size <= pipeSize {
 		return
