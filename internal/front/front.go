@@ -124,8 +124,8 @@ func engineBinary() (string, error) {
 }
 
 // missing answers when the full binary cannot be found. A step is
-// refused with exit 2, which every agent reads as a block: a broken
-// install must not let an action through unchecked.
+// refused in its agent's blocking form: a broken install must not let an
+// action through unchecked.
 func missing(args []string, err error) int {
 	fmt.Fprintln(os.Stderr, "agenthooks:", err)
 	if _, ok := wire.ExecArgs(args); ok {
@@ -133,8 +133,7 @@ func missing(args []string, err error) int {
 		return 125 // exec's "could not gate the command"
 	}
 	if Served(args) {
-		fmt.Fprintln(os.Stderr, "agenthooks: the step is blocked: no hooks could run")
-		return 2
+		return refuse(args, blockedMsg, os.Stdout, os.Stderr)
 	}
 	return 127
 }
@@ -155,6 +154,9 @@ func debugf(format string, a ...any) {
 		fmt.Fprintf(os.Stderr, "agenthooks: "+format+"\n", a...)
 	}
 }
+
+// blockedMsg says why a step was refused without its hooks.
+const blockedMsg = "agenthooks: the step is blocked: no hooks could run"
 
 // errRefused is an engine's refusal to run a request.
 var errRefused = errors.New("refused")

@@ -3,6 +3,7 @@
 package front_test
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -14,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/internal/filelock"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
@@ -343,21 +346,56 @@ func logCount(t testing.TB, w *world) int {
 	return n
 }
 
-// Without agenthooks-engine the step is blocked, not let through.
+// Without agenthooks-engine, or when it dies without answering (a crash,
+// the OOM killer), the step is blocked in each agent's own blocking form,
+// not let through: Copilot, for one, reads exit 2 as a warning. The
+// answer is the bytes the agent's dialect renders for a refusal.
 func TestMissingEngineBinaryBlocks(t *testing.T) {
 	dir := t.TempDir()
 	b, _ := os.ReadFile(filepath.Join(binaries(t), "agenthooks"))
 	bin := filepath.Join(dir, "agenthooks")
 	os.WriteFile(bin, b, 0o755)
-	cmd := exec.Command(bin, "run", "--from", "claude")
-	cmd.Env = []string{"PATH=/nonexistent", "HOME=" + dir}
-	cmd.Stdin = strings.NewReader(claudePush)
-	out, err := cmd.CombinedOutput()
-	ee, ok := err.(*exec.ExitError)
-	if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "agenthooks-engine") {
-		t.Errorf("without agenthooks-engine: %v %s", err, out)
+	dying := filepath.Join(dir, "dying-engine")
+	os.WriteFile(dying, []byte("#!/bin/sh\ncat >/dev/null\nkill -9 $$\n"), 0o755)
+	cases := map[string][]string{"cursor": {"run", "beforeShellExecution"}}
+	for _, a := range agents.All {
+		cases[a.Name()] = []string{"run", "--from", a.Name()}
+	}
+	cases["copilot"] = []string{"run", "--from=copilot", "preToolUse"}
+	faults := map[string][]string{
+		"missing": {"PATH=/nonexistent", "HOME=" + dir},
+		"killed":  {"PATH=/usr/bin:/bin", "HOME=" + dir, "AGENTHOOKS_ENGINE=off", "AGENTHOOKS_ENGINE_BIN=" + dying},
+	}
+	for fault, env := range faults {
+		for name, args := range cases {
+			cmd := exec.Command(bin, args...)
+			cmd.Env = env
+			cmd.Stdin = strings.NewReader(claudePush)
+			var out, errOut bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &errOut
+			err := cmd.Run()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			want := agent.Answer{Stderr: blockedMsg, Code: 2}
+			if a, ok := agents.Lookup(name); ok {
+				want = a.Dialect.Refuse(blockedMsg)
+			}
+			if code != want.Code || out.String() != string(want.Stdout) || !strings.Contains(errOut.String(), blockedMsg) {
+				t.Errorf("%s, %s: exit %d, stdout %q; want exit %d, stdout %q; stderr %s", fault, name, code, out.String(), want.Code, want.Stdout, errOut.String())
+			}
+			if fault == "missing" && !strings.Contains(errOut.String(), "agenthooks-engine") {
+				t.Errorf("%s, %s: stderr does not name the missing binary: %s", fault, name, errOut.String())
+			}
+		}
 	}
 }
+
+// blockedMsg is the client's reason for a step no hooks could decide.
+const blockedMsg = "agenthooks: the step is blocked: no hooks could run"
 
 func waitFile(t *testing.T, path string) {
 	t.Helper()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync/atomic"
 )
 
 // runHere runs the step in a process of the full binary, with the payload
@@ -24,14 +25,15 @@ func runHere(bin string, args []string, stdin []byte, stdout, stderr io.Writer) 
 	defer signal.Stop(sigs)
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(stderr, "agenthooks: start %s: %v\n", bin, err)
-		fmt.Fprintln(stderr, "agenthooks: the step is blocked: no hooks could run")
-		return 2
+		return refuse(args, blockedMsg, stdout, stderr)
 	}
 	done := make(chan struct{})
+	var interrupted atomic.Bool
 	go func() {
 		for {
 			select {
 			case s := <-sigs:
+				interrupted.Store(true)
 				_ = cmd.Process.Signal(s)
 			case <-done:
 				return
@@ -46,10 +48,12 @@ func runHere(bin string, args []string, stdin []byte, stdout, stderr io.Writer) 
 		return 0
 	case errors.As(err, &ee) && ee.ExitCode() >= 0:
 		return ee.ExitCode()
-	case errors.As(err, &ee):
-		// Killed by a signal: the step did not decide.
+	case errors.As(err, &ee) && interrupted.Load():
+		// The agent interrupted the step: it did not decide.
 		return 130
 	}
+	// Killed by a signal nobody here sent (the kernel's OOM killer, a
+	// crash), or lost: no answer was given, so none may be assumed.
 	fmt.Fprintf(stderr, "agenthooks: %s: %v\n", bin, err)
-	return 2
+	return refuse(args, blockedMsg, stdout, stderr)
 }
