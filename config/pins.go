@@ -29,7 +29,7 @@ func projectSources(root string) []projectSource {
 }
 
 // ProjectPins returns what trusting workspace root pins now, path →
-// SHA-256: each project-level hooks file that exists , and
+// SHA-256: each project-level hooks file that exists, and
 // every file that its hooks run or read (Hook.RunFiles), parsed and
 // resolved exactly as Load does, so what is pinned is what Load checks.
 // A file that exists but cannot be read is an error: trust must not

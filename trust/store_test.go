@@ -329,3 +329,46 @@ func TestPinBeforeCreate(t *testing.T) {
 		t.Error(reason)
 	}
 }
+
+// Repin moves a pin only from the content the user reviewed, or from no
+// pin at all for a file that was absent; another process sees the move.
+func TestRepin(t *testing.T) {
+	dir := t.TempDir()
+	root, file := workspace(t, "reviewed")
+	other := filepath.Join(root, ".claude", "settings.json")
+	s := mustOpen(t, dir)
+	if ok, err := s.Repin(root, file, []byte("reviewed"), []byte("ours")); ok || err != nil {
+		t.Fatalf("untrusted root repinned: %v %v", ok, err)
+	}
+	if err := s.Trust(root, map[string][]byte{file: []byte("reviewed")}); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		file          string
+		before, after []byte
+		want          bool
+	}{
+		{file, []byte("edited since"), []byte("ours"), false}, // not what was reviewed
+		{file, nil, []byte("ours"), false},                    // pinned, so not absent
+		{file, []byte("reviewed"), []byte("ours"), true},
+		{other, []byte("x"), []byte("ours"), false}, // never pinned, not absent
+		{other, nil, []byte("new"), true},
+		{other, []byte("new"), nil, true}, // removed: the pin goes
+	}
+	for i, st := range steps {
+		ok, err := s.Repin(root, st.file, st.before, st.after)
+		if ok != st.want || err != nil {
+			t.Fatalf("step %d: repinned %v (%v), want %v", i, ok, err, st.want)
+		}
+	}
+	fresh := mustOpen(t, dir)
+	if ok, why := fresh.Check(root, file, []byte("ours")); !ok {
+		t.Errorf("the moved pin: %s", why)
+	}
+	if ok, _ := fresh.Check(root, file, []byte("reviewed")); ok {
+		t.Error("the old content is still trusted")
+	}
+	if fresh.Pinned(root, other) {
+		t.Error("the removed file is still pinned")
+	}
+}

@@ -42,6 +42,43 @@ func (s *Store) TrustSums(root string, sums map[string][32]byte) error {
 	})
 }
 
+// Repin moves the pin of file, a file of the trusted workspace root that
+// agenthooks itself has just rewritten (install adding or removing its own
+// entries in an agent's project settings), from before to after: nil
+// before means the file was absent, nil after that it is gone. The pin
+// moves only when it still holds what the user reviewed: before's hash,
+// or for a file that was absent, no pin at all. A file edited since the
+// trust keeps its old pin, and its hooks stay stopped until a review;
+// repinned says which happened.
+func (s *Store) Repin(root, file string, before, after []byte) (repinned bool, err error) {
+	if p := s.lookup(root, file); p.w == nil || (before == nil) == p.found {
+		return false, nil // nothing to move: no store write
+	}
+	r := resolve(root, "")
+	key := resolve(file, r.shown).key
+	err = s.update(func(st *storeFile) error {
+		w := st.Workspaces[r.key]
+		if w == nil {
+			return nil
+		}
+		pinned, found := w.Files[key]
+		switch {
+		case before == nil && found, before != nil && (!found || pinned != hashOf(before)):
+			return nil
+		case after == nil:
+			delete(w.Files, key)
+		default:
+			if w.Files == nil {
+				w.Files = map[string]string{}
+			}
+			w.Files[key] = hashOf(after)
+		}
+		repinned = true
+		return nil
+	})
+	return repinned, err
+}
+
 // Revoke forgets the workspace root and its pins. Revoking a workspace
 // that is not trusted returns an error wrapping ErrNotTrusted, so the CLI
 // can say so (or ignore it).

@@ -11,8 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/agent/agents"
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/front"
 	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/trust"
 )
 
 type installOptions struct {
@@ -148,6 +150,11 @@ func (o *installOptions) run(ctx context.Context) error {
 		return usageErr("%s: %v", verb, err)
 	}
 
+	path, _ := agents.Install().Path(opts)
+	var before []byte
+	if o.scope == install.Project {
+		before, _ = os.ReadFile(path)
+	}
 	var ch install.Change
 	if o.uninstall {
 		ch, err = agents.Install().Uninstall(opts)
@@ -158,6 +165,9 @@ func (o *installOptions) run(ctx context.Context) error {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
 	fmt.Fprintf(o.io.Out, "%s: %s %s\n", o.agent, ch.Action, ch.Path)
+	if o.scope == install.Project && ch.Action != "unchanged" {
+		o.repin(opts.Root, path, before)
+	}
 	if ch.Backup != "" {
 		if o.uninstall {
 			fmt.Fprintf(o.io.Out, "  the file was edited since the install; its backup stays at %s\n", ch.Backup)
@@ -220,4 +230,33 @@ func (o *installOptions) binaryPath() (string, error) {
 		return "", usageErr("this agenthooks is a temporary build (go run): install it first (go install ./cmd/...), or give its path with --binary")
 	}
 	return abs, nil
+}
+
+// repin keeps agenthooks' own trust of the workspace when the file just
+// written is one of its project hooks sources (Claude Code's project
+// settings are also Cursor's): the file changed only by agenthooks'
+// entries, which agenthooks never runs, so the review the user gave it
+// still holds. A file edited since that review keeps its old pin.
+func (o *installOptions) repin(root, path string, before []byte) {
+	store, err := trust.Open(trust.DefaultDir())
+	if err != nil || !store.Trusted(root) {
+		return
+	}
+	after, err := os.ReadFile(path)
+	if err != nil {
+		after = nil
+	}
+	if before == nil {
+		// A new file: pinned only if agenthooks reads it.
+		pins, err := config.ProjectPins(root)
+		if _, ok := pins[path]; err != nil || !ok {
+			return
+		}
+	}
+	switch ok, err := store.Repin(root, path, before, after); {
+	case err != nil:
+		fmt.Fprintf(o.io.Err, "agenthooks: warning: %s is trusted, but its pin of %s could not be moved to the file's new content (%v): run \"agenthooks trust %s\" after a review\n", root, path, err, root)
+	case ok:
+		fmt.Fprintf(o.io.Out, "  agenthooks' trust of %s still covers the file: only agenthooks' own entries changed\n", root)
+	}
 }
