@@ -85,7 +85,9 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 			fmt.Fprintln(o.io.Err, "agenthooks:", p)
 		}
 		for _, w := range append(h.OpenWarnings(), rep.Warnings...) {
-			fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
+			if !saidInAnswer(rep, w) {
+				fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
+			}
 		}
 	}
 	if o.from.verbose {
@@ -120,6 +122,13 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 		return silentExit(rep.Code)
 	}
 	return nil
+}
+
+// saidInAnswer reports whether warning w is the fault that the answer's
+// own stderr already gives (an agent's failed-hook or refusal message), so
+// the agent's user reads it once.
+func saidInAnswer(rep *host.Reply, w string) bool {
+	return rep.Fault != nil && rep.Stderr != "" && strings.Contains(w, rep.Fault.Error()) && strings.Contains(rep.Stderr, rep.Fault.Error())
 }
 
 // workspaceRoots picks the roots: the payload's, else the flags, else the
