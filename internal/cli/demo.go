@@ -19,6 +19,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/examples"
 	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/shellquote"
 	"github.com/agenthooks/agenthooks/trust"
 )
 
@@ -129,7 +130,12 @@ func (o *demoOptions) run(ctx context.Context) error {
 		}
 		showDemoStep(w, i+1, s, d)
 	}
-	fmt.Fprintf(w, "\n%d hook executions were logged. Try it on your own hooks:\n  agenthooks validate\n  agenthooks test beforeShellExecution --payload payload.json\n", len(eng.Log()))
+	fmt.Fprintf(w, "\n%d hooks ran (the demo keeps its log in memory: your own log is untouched).\n", len(eng.Log()))
+	if o.keep {
+		fmt.Fprintf(w, "Explore the workspace (trust it first: the demo trusted it only for itself):\n  cd %s\n  agenthooks trust .\n  agenthooks test beforeShellExecution --payload payload.json\n  agenthooks validate\n", shellquote.POSIX(ws))
+	} else {
+		fmt.Fprintln(w, "agenthooks demo --keep leaves the workspace behind, with a payload.json to try with agenthooks test.")
+	}
 	return nil
 }
 
