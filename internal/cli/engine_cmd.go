@@ -32,6 +32,7 @@ type engineOptions struct {
 	socket string
 	idle   time.Duration
 	json   bool
+	all    bool
 }
 
 // newEngineCmd is `agenthooks engine`: the user's resident engine.
@@ -47,23 +48,26 @@ engine starts one (and runs itself); the engine exits after ` + resident.Default
 request ($` + EnvEngineIdle + `), and makes way when agenthooks is reinstalled.
 AGENTHOOKS_ENGINE=off runs every step in a process of its own. See docs/engine.md.
 
-  engine status [--json]   is an engine running: version, uptime, socket, steps served
-  engine stop              stop it (the next step starts another)
+  engine status [--all] [--json]   is an engine running: version, uptime, socket, steps served
+  engine stop [--all]              stop it (the next step starts another)
+  (--all: every engine of the user's, whatever the settings it was started with)
   engine serve             run an engine in the foreground (what the first step starts)`,
 	}
 	status := &cobra.Command{
 		Use:   "status",
 		Short: "Show whether the engine runs, its version, uptime, socket and steps served",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return o.status(cmd.Context(), resident.ControlStatus) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return o.control(cmd.Context(), resident.ControlStatus) },
 	}
 	status.Flags().BoolVar(&o.json, "json", false, "print the status as JSON")
+	status.Flags().BoolVar(&o.all, "all", false, "every engine of the user's, whatever the AGENTHOOKS_* settings it was started with (one per set)")
 	stop := &cobra.Command{
 		Use:   "stop",
 		Short: "Stop the engine after the steps it is running",
 		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return o.status(cmd.Context(), resident.ControlStop) },
+		RunE:  func(cmd *cobra.Command, _ []string) error { return o.control(cmd.Context(), resident.ControlStop) },
 	}
+	stop.Flags().BoolVar(&o.all, "all", false, "stop every engine of the user's, whatever the settings it was started with")
 	serve := &cobra.Command{
 		Use:   "serve",
 		Short: "Run an engine in the foreground",
@@ -97,12 +101,69 @@ func selfIdentity() (string, error) {
 	return wire.Identity(exe)
 }
 
-// status asks the engine for its status, or to stop, and prints it.
-func (o *engineOptions) status(ctx context.Context, control string) error {
+// control asks the engine of this environment, or with --all every
+// engine of the user's, for its status, or to stop, and prints it.
+func (o *engineOptions) control(ctx context.Context, control string) error {
 	sock, err := defaultSocket()
 	if err != nil {
 		return err
 	}
+	if !o.all {
+		return o.status(ctx, sock, control)
+	}
+	socks, err := allSockets(filepath.Dir(sock))
+	if err != nil {
+		return err
+	}
+	if o.json {
+		// One JSON document: an array of what status --json prints.
+		out := o.io.Out
+		defer func() { o.io.Out = out }()
+		var docs []json.RawMessage
+		for _, s := range socks {
+			var b strings.Builder
+			o.io.Out = &b
+			_ = o.status(ctx, s, control)
+			docs = append(docs, json.RawMessage(strings.TrimSpace(b.String())))
+		}
+		o.io.Out = out
+		if docs == nil {
+			docs = []json.RawMessage{}
+		}
+		return json.NewEncoder(out).Encode(docs)
+	}
+	if len(socks) == 0 {
+		fmt.Fprintf(o.io.Out, "no engine is running (none in %s)\n", filepath.Dir(sock))
+		return nil
+	}
+	for i, s := range socks {
+		if i > 0 {
+			fmt.Fprintln(o.io.Out)
+		}
+		_ = o.status(ctx, s, control)
+	}
+	return nil
+}
+
+// allSockets are the sockets of every engine in dir that may be running:
+// each one that serves, or is on its way, holds a lock file beside it.
+func allSockets(dir string) ([]string, error) {
+	locks, err := filepath.Glob(filepath.Join(dir, "engine-v*.lock"))
+	if err != nil {
+		return nil, fmt.Errorf("engines in %s: %w", dir, err)
+	}
+	var socks []string
+	for _, l := range locks {
+		s := strings.TrimSuffix(l, ".lock")
+		if resident.Listening(s) || filelock.Held(l) {
+			socks = append(socks, s)
+		}
+	}
+	return socks, nil
+}
+
+// status asks the engine at sock for its status, or to stop, and prints it.
+func (o *engineOptions) status(ctx context.Context, sock, control string) error {
 	var before *wire.Status
 	if control == resident.ControlStop {
 		before, _ = resident.Control(ctx, sock, resident.ControlStatus)

@@ -4,11 +4,13 @@ package front_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -307,6 +309,50 @@ func TestEngineStop(t *testing.T) {
 	}
 	if r := w.run(pushPayload, nil, "run", "beforeShellExecution"); !strings.Contains(r.out, `"deny"`) {
 		t.Errorf("after stop: %+v", r)
+	}
+}
+
+// Every set of AGENTHOOKS_* settings has an engine of its own; --all
+// sees and stops them all, whatever the settings of the caller.
+func TestEngineStopAll(t *testing.T) {
+	w := newWorld(t)
+	w.userHooks(denyPush)
+	first := w.startEngine()
+	other := []string{"AGENTHOOKS_REDACT=keep"}
+	var all []status
+	deadline := time.Now().Add(20 * time.Second)
+	for len(all) < 2 && time.Now().Before(deadline) {
+		w.run(`{"command":"true"}`, other, "run", "beforeShellExecution")
+		time.Sleep(100 * time.Millisecond)
+		r := w.run("", nil, "engine", "status", "--all", "--json")
+		all = nil
+		if err := json.Unmarshal([]byte(r.out), &all); err != nil {
+			t.Fatalf("status --all --json: %v: %+v", err, r)
+		}
+	}
+	if len(all) != 2 || !all[0].Running || !all[1].Running {
+		t.Fatalf("status --all: want both engines running, got %+v", all)
+	}
+	pids := []int{all[0].Engine.PID, all[1].Engine.PID}
+	if !slices.Contains(pids, first.PID) {
+		t.Fatalf("status --all does not list the caller's own engine %d: %v", first.PID, pids)
+	}
+	r := w.run("", other, "engine", "stop", "--all")
+	for _, pid := range pids {
+		if !strings.Contains(r.out, fmt.Sprintf("engine %d stops", pid)) {
+			t.Errorf("stop --all did not stop %d: %+v", pid, r)
+		}
+	}
+	for _, pid := range pids {
+		for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if syscall.Kill(pid, 0) == nil {
+			t.Errorf("engine %d still runs after stop --all", pid)
+		}
+	}
+	if r := w.run("", nil, "engine", "status", "--all"); !strings.Contains(r.out, "no engine is running") {
+		t.Errorf("status --all after stop: %+v", r)
 	}
 }
 
