@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/runner"
 	"github.com/agenthooks/agenthooks/state"
 )
 
@@ -62,8 +64,8 @@ until interrupted.`,
 	f := cmd.Flags()
 	f.StringVar(&o.step, "step", "", "only this step, e.g. beforeShellExecution")
 	f.StringVar(&o.source, "source", "", "only hooks of this source: enterprise, team, project, user, …")
-	f.StringVar(&o.outcome, "outcome", "", "only this outcome: allow, deny, ask, block, continue, none, failed, fail-closed")
-	f.StringVar(&o.failure, "failure", "", `only this failure kind (timeout, exit_status, …), or "any"`)
+	f.StringVar(&o.outcome, "outcome", "", "only this outcome: "+strings.Join(logOutcomes, ", "))
+	f.StringVar(&o.failure, "failure", "", "only this failure kind ("+strings.Join(logFailures(), ", ")+`), or "any"`)
 	f.StringVar(&o.conversation, "conversation", "", "only this conversation_id")
 	f.StringVar(&o.since, "since", "", "only records at or after this time: a duration back (1h, 7d) or an RFC 3339 time")
 	f.StringVar(&o.until, "until", "", "only records before this time: a duration back (1h, 7d) or an RFC 3339 time")
@@ -71,6 +73,21 @@ until interrupted.`,
 	f.BoolVar(&o.json, "json", false, "one JSON object a line: the record plus its seq")
 	f.BoolVarP(&o.follow, "follow", "f", false, "keep printing new records as they are written, until interrupted")
 	return cmd
+}
+
+// logOutcomes are the outcomes the log records: what each hook said
+// (engine.Outcome.Said), and the host's own warnings.
+var logOutcomes = []string{"allow", "deny", "ask", "block", "continue", "answered", "none", "failed", "fail-closed", "warning"}
+
+// logFailures are the failure kinds the log records.
+func logFailures() []string {
+	fs := []runner.Failure{runner.InvalidOutput, runner.ExitStatus, runner.Timeout, runner.SpawnError, runner.OutputTooLarge,
+		runner.Canceled, runner.Unsupported, runner.MatcherTimeout, runner.Panicked, runner.HostFault, runner.ModelError}
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(f)
+	}
+	return out
 }
 
 // query turns the flags into a state.Query; now anchors relative times.
@@ -81,6 +98,12 @@ func (o *logOptions) query(now time.Time) (state.Query, error) {
 	}
 	if o.step != "" && !event.Step(o.step).Known() {
 		return q, usageErr("--step: unknown step %q%s", o.step, suggestStep(o.step))
+	}
+	if o.outcome != "" && !slices.Contains(logOutcomes, o.outcome) {
+		return q, usageErr("--outcome %q: want one of %s", o.outcome, strings.Join(logOutcomes, ", "))
+	}
+	if o.failure != "" && o.failure != "any" && !slices.Contains(logFailures(), o.failure) {
+		return q, usageErr("--failure %q: want one of %s, or any", o.failure, strings.Join(logFailures(), ", "))
 	}
 	if o.limit < 0 {
 		return q, usageErr("--limit %d: want a count, or 0 for all", o.limit)
