@@ -20,5 +20,6 @@ var Install = &install.Agent{
 	},
 	Note: "Gemini CLI runs settings hooks only in a trusted folder: trust it in Gemini CLI " +
 		"(the trust dialog, or ~/.gemini/trustedFolders.json).",
-	Gates: geminiGates{},
+	Gates:       geminiGates{},
+	FolderTrust: true,
 }

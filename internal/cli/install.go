@@ -136,6 +136,9 @@ func (o *installOptions) run(ctx context.Context) error {
 		}
 		opts.Root = abs
 	}
+	if a, ok := agents.Install().Lookup(o.agent); ok && a.FolderTrust && o.trust && o.scope == install.User && o.workspace == "" {
+		return usageErr("%s --trust: %s trusts folder by folder, even for its user-level hooks: give the folder to trust with --workspace DIR", verb, a.Title)
+	}
 	home, err := os.UserHomeDir()
 	if err != nil && o.scope == install.User {
 		return fmt.Errorf("%s: home folder: %w", verb, err)

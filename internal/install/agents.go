@@ -31,6 +31,9 @@ type Agent struct {
 	HomeDirs []string
 	// gates are the agent's own gates (gates.go); nil when it has none.
 	Gates GateSet
+	// FolderTrust: the agent trusts folder by folder, even its user-level
+	// hooks, so trusting at user scope needs the folder.
+	FolderTrust bool
 	// wired reads the command lines that run agenthooks from the agent's
 	// own file, when its hooks are not JSON (OpenCode's plugin).
 	Wired func(data []byte) []string
