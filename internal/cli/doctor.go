@@ -28,7 +28,7 @@ type doctorCheck struct {
 	Agent string `json:"agent,omitempty"`
 	// Scope is user or project for an agent's wiring and gates.
 	Scope string `json:"scope,omitempty"`
-	// Check names what was looked at: found, wired, gate, binary,
+	// Check names what was looked at: found (or program, when it is not), wired, gate, binary,
 	// workspace-trust, sandbox, team-sync.
 	Check string `json:"check"`
 	OK    bool   `json:"ok"`

@@ -62,8 +62,8 @@ func (d *doctor) agent(name string) {
 	if found != "" {
 		d.add(doctorCheck{Agent: name, Check: "found", OK: true, Detail: "found at " + found})
 	} else {
-		d.add(doctorCheck{Agent: name, Check: "found", OK: true,
-			Detail: "not found on PATH nor where its installer puts it; its settings run agenthooks"})
+		d.add(doctorCheck{Agent: name, Check: "program", OK: true,
+			Detail: "not installed here (neither on PATH nor where its installer puts it); its settings are wired for when it is"})
 	}
 	if len(wired) == 0 {
 		user := []string{"agenthooks", "install", "--agent", name}
