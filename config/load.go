@@ -196,7 +196,7 @@ func (l *loader) checkTrust(f *File, data []byte) {
 	f.Problems = append(f.Problems, Problem{
 		File: f.Path, Severity: sev,
 		Message: fmt.Sprintf("%d project hook(s) skipped: %s", len(f.Hooks), reason),
-		Fix:     "review the file, then trust it; trust is pinned to its content, so every edit needs a new review",
+		Fix:     "trust is pinned to the content of the files, so every edit needs a new review",
 	})
 }
 

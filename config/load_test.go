@@ -190,7 +190,7 @@ func TestLoadTrust(t *testing.T) {
 			var want []string
 			if !ws1.Trusted {
 				want = append(want, ProjectFile(f.ws1)+": warning: 2 project hook(s) skipped: "+tt.wantReason+
-					" (fix: review the file, then trust it; trust is pinned to its content, so every edit needs a new review)")
+					" (fix: trust is pinned to the content of the files, so every edit needs a new review)")
 			}
 			want = append(want, ProjectFile(f.ws2)+":"+ws2Pos[0]+`: hooks.stop[0].timeout: must be a positive number of seconds, got -1 (fix: use e.g. "timeout": 30)`)
 			if got := problemStrings(set.Problems); !slices.Equal(got, want) {
