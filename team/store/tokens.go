@@ -126,7 +126,7 @@ func (s *sqlStore) RevokeToken(ctx context.Context, id int64) error {
 		if n, err := res.RowsAffected(); err != nil {
 			return fmt.Errorf("revoke token %d: %w", id, err)
 		} else if n == 0 {
-			return fmt.Errorf("token %d (or it is already revoked): %w", id, ErrNotFound)
+			return fmt.Errorf("no active token with id %d (never issued, or already revoked): %w", id, ErrNotFound)
 		}
 		return nil
 	})

@@ -93,9 +93,15 @@ func apiField(key string) string {
 func validateScriptName(name string, systems []string) error {
 	bad := func(problem string) error {
 		return &ValidationError{Field: "script_name", Problem: problem,
-			Fix: `use a plain file name such as "block-push.sh" (a Windows device name such as CON or aux.ps1 only for hooks that never reach Windows)`}
+			Fix: `use a plain file name such as "block-push.sh"`}
 	}
-	if err := teamsync.CheckScriptName(name, teamsync.MayReachWindows(systems)); err != nil {
+	forWindows := teamsync.MayReachWindows(systems)
+	if err := teamsync.CheckScriptName(name, forWindows); err != nil {
+		if forWindows && teamsync.CheckScriptName(name, false) == nil {
+			// A name only Windows refuses (a device name such as CON).
+			return &ValidationError{Field: "script_name", Problem: err.Error(),
+				Fix: `use a plain file name such as "block-push.sh", or give operating_systems without "windows" if the hook never runs there`}
+		}
 		return bad(err.Error())
 	}
 	switch {

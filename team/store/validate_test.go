@@ -80,3 +80,19 @@ func TestValidateHook(t *testing.T) {
 		t.Errorf("no operating systems (every system): %v", err)
 	}
 }
+
+// A name only Windows refuses says how to keep it: aim the hook elsewhere.
+// Any other bad name is told only to be a plain file name.
+func TestScriptNameFix(t *testing.T) {
+	cases := map[string]bool{"aux.ps1": true, "CON": true, "../x.sh": false, "a/b.sh": false}
+	for name, windowsOnly := range cases {
+		err := validateScriptName(name, nil)
+		ve, ok := err.(*ValidationError)
+		if !ok {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := strings.Contains(ve.Fix, "operating_systems"); got != windowsOnly {
+			t.Errorf("%s: fix %q; mentions operating_systems %v, want %v", name, ve.Fix, got, windowsOnly)
+		}
+	}
+}
