@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
 
@@ -29,6 +31,10 @@ func newValidateCmd(s *IO) *cobra.Command {
 and the sandbox.json beside each, or only the files given, and prints each problem with its file, line:column, the
 field, what is wrong and how to fix it. It exits 1 when there is an error (or, with
 --strict, a warning), 0 otherwise.
+
+A command hook whose program is certainly missing (a script path with no
+executable file behind it, or a name on no folder of PATH) is a warning: it fails
+at every run, which lets the step through unless the hook is failClosed.
 
 In a trusted workspace, a file pinned by agenthooks trust (a hooks file, or a script or
 policy its hooks run) that changed since is an error: it names the file, says what changed
@@ -92,6 +98,7 @@ func (o *validateOptions) run() error {
 		for _, f := range set.Files {
 			problems = append(problems, f.SchemaProblems()...)
 		}
+		problems = append(problems, missingPrograms(set.Hooks, o.io.env)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
 		checked += len(sb.Files)
@@ -111,4 +118,36 @@ func (o *validateOptions) run() error {
 		return silentExit(ExitProblems)
 	}
 	return nil
+}
+
+// missingPrograms warns of each command hook whose program is not there
+// (proc.MissingProgram): it fails at every run, which lets the step
+// through unless the hook is failClosed, which then blocks every step.
+// PATH is this process's, which may not be the agent's: a warning.
+func missingPrograms(hooks []*config.Hook, env []string) []config.Problem {
+	if env == nil {
+		env = os.Environ()
+	}
+	var out []config.Problem
+	for _, h := range hooks {
+		if h.Type != config.TypeCommand {
+			continue
+		}
+		name, missing := proc.MissingProgram(h.Command, h.Dir, env)
+		if !missing {
+			continue
+		}
+		effect := "lets the step through"
+		if h.FailClosed {
+			effect = "blocks the step (failClosed)"
+		}
+		what := fmt.Sprintf("%q is not an executable file (looked for from %s)", name, h.Dir)
+		if !strings.Contains(name, "/") {
+			what = fmt.Sprintf("%q is in no folder of this PATH", name)
+		}
+		out = append(out, config.Problem{File: h.File, Severity: config.Warning,
+			Message: fmt.Sprintf("%s[%d]: %s: the hook fails at every run, which %s", h.Step, h.Index, what, effect),
+			Fix:     "create the script and chmod +x it, or correct the command"})
+	}
+	return out
 }
