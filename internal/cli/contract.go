@@ -24,7 +24,7 @@ func newContractCmd(s *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "contract [--] BINARY [ARG]...",
 		Short: "Run a hook binary written for the cross-agent contract as a Cursor hook",
-		Long: `contract is a Cursor hook: it reads the step's payload on stdin, gives BINARY the
+		Long: `Contract is a Cursor hook: it reads the step's payload on stdin, gives BINARY the
 contract's stdin ({"tool_name": "Shell", "tool_input": {"command": …}}; Read {path},
 Write {path, contents}, an edit as Edit, lifecycle steps as SessionStart,
 beforeSubmitPrompt, Stop, PreCompact, SessionEnd), and prints the binary's answer

@@ -51,7 +51,7 @@ func newDoctorCmd(s *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "doctor [--workspace DIR] [--json]",
 		Short: "Check that every agent on this machine really runs agenthooks",
-		Long: `doctor looks at every coding agent it finds (on PATH or where its installer puts it)
+		Long: `Doctor looks at every coding agent it finds (on PATH or where its installer puts it)
 and at every agent wired to agenthooks, and checks what decides whether a hook
 really runs:
 

@@ -43,7 +43,7 @@ func newInstallCmd(s *IO, uninstall bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "install --agent " + names + " [--scope user|project]",
 		Short: "Wire an agent to agenthooks in the agent's own settings",
-		Long: `install makes an agent run agenthooks for every hook event agenthooks can serve, so
+		Long: `Install makes an agent run agenthooks for every hook event agenthooks can serve, so
 the Cursor hooks (enterprise, team, .cursor/hooks.json, ~/.cursor/hooks.json) apply
 to it too. It writes the agent's settings with the absolute path of this binary:
 
@@ -81,7 +81,7 @@ back what --trust set.`,
 	if uninstall {
 		cmd.Use = "uninstall --agent " + names + " [--scope user|project]"
 		cmd.Short = "Take agenthooks out of an agent's settings again"
-		cmd.Long = `uninstall undoes install: a settings file not edited since is put back from its
+		cmd.Long = `Uninstall undoes install: a settings file not edited since is put back from its
 backup byte for byte (or removed, if install created it); an edited one keeps
 the edits and loses only agenthooks' hooks.`
 		cmd.Example = `  agenthooks uninstall --agent claude
@@ -90,7 +90,11 @@ the edits and loses only agenthooks' hooks.`
 	f := cmd.Flags()
 	f.StringVar(&o.agent, "agent", "", "the agent: "+strings.Join(agents.Install().Names(), ", "))
 	f.StringVar(&o.scope, "scope", install.User, "user (every project) or project (the workspace's own settings)")
-	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace root for --scope project (default: the current directory); with --scope user, the folder whose trust --trust records in an agent that trusts folder by folder (Gemini CLI)")
+	wsHelp := "the workspace root for --scope project (default: the current directory)"
+	if !uninstall {
+		wsHelp += "; with --scope user, the folder whose trust --trust records in an agent that trusts folder by folder (Gemini CLI)"
+	}
+	f.StringVarP(&o.workspace, "workspace", "w", "", wsHelp)
 	f.StringVar(&o.binary, "binary", "", "the agenthooks binary the agent runs; default: this one")
 	if !uninstall {
 		f.BoolVar(&o.trust, "trust", false, "record the workspace's trust and the hooks' review in the agent's own settings "+

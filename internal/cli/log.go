@@ -33,9 +33,10 @@ func newLogCmd(s *IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "log [--step S] [--source S] [--outcome O] [--failure F] [--since T] [--limit N] [--json] [--follow]",
 		Short: "Show the execution log: one line per hook run, newest first",
-		Long: `Log prints the execution log kept in the state database ($AGENTHOOKS_STATE_DIR,
-default $XDG_STATE_HOME/agenthooks/state.db): one record per hook execution, newest
-first, with its time, step, source, outcome (and failure kind), duration, exit code
+		Long: `Log prints the execution log kept in the state database, state.db in
+$AGENTHOOKS_STATE_DIR (default $XDG_STATE_HOME/agenthooks, else
+~/.local/state/agenthooks): one record per hook execution, newest first, with its
+time, step, source, outcome (and failure kind), duration, exit code
 and command (cut to fit the terminal; on a narrow one the source is left out).
 Filters combine; each matches exactly.
 
