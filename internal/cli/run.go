@@ -71,6 +71,7 @@ func (o *runOptions) run(ctx context.Context) error {
 		ctx = context.Background()
 	}
 	payload, perr := readPayload(o.io.In)
+	o.warnMissingWorkspaces()
 	h := o.io.openHost(ctx)
 	rep := h.Run(ctx, host.Request{Step: o.step, Payload: payload, PayloadKept: true, PayloadErr: perr, Workspaces: o.workspaces, Dir: o.io.dir, Env: o.io.env})
 	return o.finish(ctx, h, rep, true)
@@ -124,6 +125,21 @@ func (o *runOptions) finish(ctx context.Context, h *host.Host, rep *host.Reply, 
 	return nil
 }
 
+// warnMissingWorkspaces says so when a --workspace is not a folder: its
+// project hooks cannot run, and a typo there must not look like a
+// workspace without hooks. The step still runs: run answers an agent.
+func (o *runOptions) warnMissingWorkspaces() {
+	for _, w := range o.workspaces {
+		p := w
+		if !filepath.IsAbs(p) && o.io.dir != "" {
+			p = filepath.Join(o.io.dir, p)
+		}
+		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
+			fmt.Fprintf(o.io.Err, "agenthooks: warning: --workspace %s is not a folder: no project hooks come from it\n", w)
+		}
+	}
+}
+
 // saidInAnswer reports whether warning w is the fault that the answer's
 // own stderr already gives (an agent's failed-hook or refusal message), so
 // the agent's user reads it once.
@@ -147,6 +163,11 @@ func workspaceRoots(payload []byte, flags []string) ([]string, error) {
 		}
 	}
 	if len(roots) == 0 {
+		for _, f := range flags {
+			if fi, err := os.Stat(f); err != nil || !fi.IsDir() {
+				return nil, usageErr("--workspace %q is not a folder", f)
+			}
+		}
 		roots = flags
 	}
 	if len(roots) == 0 {
