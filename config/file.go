@@ -23,6 +23,10 @@ type File struct {
 	// untrusted file they are listed here but not run.
 	Hooks    []*Hook
 	Problems []Problem // in document order
+	// Bridges counts the handlers of an agent's settings file that run
+	// agenthooks itself (what agenthooks install writes): left out of
+	// Hooks, since they are the way in, not hooks to run.
+	Bridges int
 	// Trusted reports that the file itself is as trusted. With a
 	// RunFileTrust, a hook of a trusted file whose workspace files changed
 	// is still kept out of Set.Hooks, with an error among Problems.

@@ -78,7 +78,7 @@ func (g *Groups) Parse(path string, data []byte, src Source, dir, root string) *
 		return f
 	}
 	for _, m := range hooks.value.members {
-		f.Hooks = append(f.Hooks, g.parseEvent(m, r)...)
+		f.Hooks = append(f.Hooks, g.parseEvent(m, r, &f.Bridges)...)
 	}
 	for _, h := range f.Hooks {
 		h.Source, h.File, h.Dir, h.Root = src, path, dir, root
@@ -87,7 +87,7 @@ func (g *Groups) Parse(path string, data []byte, src Source, dir, root string) *
 }
 
 // parseEvent reads one "Event": [groups…] member.
-func (g *Groups) parseEvent(m jsonMember, r *reporter) []*Hook {
+func (g *Groups) parseEvent(m jsonMember, r *reporter, bridges *int) []*Hook {
 	ptr := pointerJoin("/hooks", m.key)
 	step, ok := g.Step(m.key)
 	if !ok {
@@ -131,7 +131,7 @@ func (g *Groups) parseEvent(m jsonMember, r *reporter) []*Hook {
 			continue
 		}
 		for hi, hn := range list.value.elems {
-			h := g.parseHandler(hn, step, pointerIndex(pointerJoin(gptr, "hooks"), hi), r)
+			h := g.parseHandler(hn, step, pointerIndex(pointerJoin(gptr, "hooks"), hi), r, bridges)
 			if h == nil {
 				continue
 			}
@@ -167,7 +167,7 @@ func (g *Groups) matcher(grp *jsonNode, step event.Step, ptr string, r *reporter
 }
 
 // parseHandler reads one handler; nil when it cannot run here.
-func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *reporter) *Hook {
+func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *reporter, bridges *int) *Hook {
 	if n.kind != jsonObject {
 		r.errAt(n.off, ptr, "each hook handler must be an object, got "+n.kind.String(), `write {"type": "command", "command": "…"}`)
 		return nil
@@ -247,6 +247,7 @@ func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *repor
 			h.Command = shellquote.POSIXCommand(append([]string{h.Command}, args...))
 		}
 		if isAgenthooksBridge(h.Command) {
+			*bridges++
 			return nil
 		}
 		h.Prompt, h.Model = "", ""

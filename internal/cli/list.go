@@ -193,7 +193,11 @@ func writeListTable(w io.Writer, set *config.Set) error {
 		}
 		fmt.Fprintln(w, listHeading(f))
 		if len(f.Hooks) == 0 {
-			fmt.Fprintln(w, "  (no hooks)")
+			if f.Bridges > 0 {
+				fmt.Fprintf(w, "  (no hooks of its own: %d entries that run agenthooks, which runs the hooks listed here)\n", f.Bridges)
+			} else {
+				fmt.Fprintln(w, "  (no hooks)")
+			}
 			continue
 		}
 		t.write(w, "  ", t.header)
