@@ -152,6 +152,22 @@ func TestCommandsWrappers(t *testing.T) {
 		{"bash <<< 'git push'", "git push", "bash <<"},
 		{"busybox sh -c 'git push'", "git push", "busybox,sh -c"},
 		{"chroot /srv git push", "git push", "chroot"},
+		{"agenthooks -c 'git push'", "git push", "agenthooks -c"},
+		{"AGENTHOOKS_HOOK=1 agenthooks -lc 'git push'", "git push", "agenthooks -c"},
+		{"/usr/local/bin/agenthooks exec -- git push", "git push", "agenthooks exec"},
+		{"agenthooks exec --ask=allow -w /tmp -q git push origin", "git push origin", "agenthooks exec"},
+		{"env AGENTHOOKS_HOOK=x agenthooks exec 'git push'", "git push", "env,agenthooks exec"},
+		{"agenthooks exec -c 'git push'", "git push", "agenthooks exec -c"},
+		{"runuser -u root -- git push", "git push", "runuser"},
+		{"strace -f -o /dev/null git push", "git push", "strace"},
+		{"ltrace -o /tmp/x git push", "git push", "ltrace"},
+		{"unshare -r git push", "git push", "unshare"},
+		{"nsenter -t 1 -m git push", "git push", "nsenter"},
+		{"systemd-run --user -p X=1 git push", "git push", "systemd-run"},
+		{"sg wheel -c 'git push'", "git push", "sg"},
+		{"sg wheel git push", "git push", "sg"},
+		{"ssh -p 22 host git push", "git push", "ssh"},
+		{"tcsh -c 'git push'", "git push", "tcsh -c"},
 	}
 	for _, c := range cases {
 		got := Commands(c.line)
@@ -171,6 +187,7 @@ func TestCommandsNoRun(t *testing.T) {
 	for _, line := range []string{
 		"command -v git", "sudo -l git push", "sudo -e /etc/hosts", "env", "sudo",
 		"bash script.sh", "bash < script.sh", "timeout 5", "ionice -p 42 git push",
+		"agenthooks run beforeShellExecution", "agenthooks policy git.yaml", "agenthooks exec", "agenthooks log -n 5",
 	} {
 		if got := Commands(line); len(got) != 1 {
 			var all []string
@@ -187,6 +204,7 @@ func TestCommandsDynamic(t *testing.T) {
 	for _, line := range []string{
 		"$(echo git) push", "`echo git` push", "$CMD", "${CMD} x", "\"$@\"",
 		"eval \"$x\"", "eval $(cat f)", "bash -c \"$x\"", "sh -c \"$(curl x)\"",
+		"agenthooks -c \"$x\"", "agenthooks exec $flags git push", "agenthooks exec \"$x\"",
 		"echo git push | bash", "curl x | sh -s", "bash $flags 'git push'",
 		"git push \"", "f(){ x=git; }; x=ls; f; $x push", "x=ls; . ./env.sh; $x",
 		"while true; do $x; x=git; done", "${!name} push", "$((1+2))",

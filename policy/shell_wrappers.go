@@ -49,6 +49,15 @@ var wrappers = map[string]wrapper{
 		noRunLong: []string{"edit", "list", "validate", "remove-timestamp", "version", "help"},
 	},
 	"doas": {optSpec: optSpec{short: "aCu"}, noRun: "C"},
+	// Tracers, namespaces and service managers run their operands too.
+	"strace": {optSpec: optSpec{short: "abeEIoOpPsSuUX", long: []string{"output", "attach", "trace", "signal", "string-limit", "user", "env", "trace-path", "summary-sort-by"}}},
+	"ltrace": {optSpec: optSpec{short: "aADeFlnopsuwx", long: []string{"output", "library", "indent"}}},
+	"unshare": {optSpec: optSpec{short: "RwSG", long: []string{"root", "wd", "setuid", "setgid", "map-user", "map-group",
+		"map-users", "map-groups", "propagation", "monotonic", "boottime"}}},
+	"nsenter": {optSpec: optSpec{short: "tSG", long: []string{"target", "setuid", "setgid"}}},
+	"systemd-run": {optSpec: optSpec{short: "pEMHu", long: []string{"unit", "property", "description", "slice", "setenv",
+		"uid", "gid", "nice", "working-directory", "machine", "host", "service-type", "on-active", "on-boot",
+		"on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property"}}},
 	"env": {
 		optSpec: optSpec{short: "uCSPa", long: []string{"unset", "chdir", "split-string", "argv0"}},
 		assigns: true,
@@ -60,7 +69,16 @@ var wrappers = map[string]wrapper{
 var shells = map[string]bool{
 	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
 	"ash": true, "yash": true, "fish": true, "rbash": true, "posh": true, "oksh": true,
+	"csh": true, "tcsh": true,
 }
+
+// runuserOpts are runuser's options with a value, for its `runuser -u
+// USER [--] COMMAND…` form (its -c form is su's).
+var runuserOpts = optSpec{short: "ugGsw", long: []string{"user", "group", "supp-group", "shell", "whitelist-environment"}}
+
+// sshOpts are ssh's options with a value: what follows them is its host,
+// then the remote command.
+var sshOpts = optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"}
 
 // inside looks into a command for the commands it runs and applies the
 // builtins that change this shell's state.
@@ -114,13 +132,84 @@ func (w *walker) inside(c *call, name string) {
 	case "su", "runuser", "script":
 		if v, ok := commandOpt(args); ok {
 			w.nested(c, v.s, v.dynamic, newState(c.cwd), name+" -c")
+		} else if name == "runuser" {
+			w.unwrap(c, name, wrapper{optSpec: runuserOpts}, args)
 		}
+	case "sg":
+		// sg GROUP [-c] COMMAND: the command is shell code.
+		if len(args) >= 2 {
+			rest := args[1:]
+			if rest[0].s == "-c" {
+				rest = rest[1:]
+			}
+			w.nestedWords(c, rest, "sg")
+		}
+	case "ssh":
+		// ssh [options] HOST COMMAND…: the words after the host are shell
+		// code, run by the remote user's shell.
+		if _, i := sshOpts.scan(args); i+1 < len(args) {
+			w.nestedWords(c, args[i+1:], "ssh")
+		}
+	case "agenthooks", "agenthooks.exe":
+		w.agenthooks(c, args)
 	case "flock":
 		w.flock(c, args)
 	case "xargs":
 		w.xargs(c, args)
 	case "find":
 		w.findExec(c, args)
+	}
+}
+
+// agenthooksExec is what `agenthooks exec` takes before its command: the
+// options with a value (-c STRING among them).
+var agenthooksExec = optSpec{short: "cw", long: []string{"command", "ask", "conversation", "workspace"}}
+
+// agenthooks looks into agenthooks' own shell gate, which runs its
+// command: `agenthooks -c STRING` (-lc, as an agent's $SHELL), `agenthooks
+// exec -c STRING`, `agenthooks exec STRING` (one operand: shell code) and
+// `agenthooks exec PROGRAM ARG...`. Its other verbs run nothing. A gate
+// inside the command is no reason to look away: whatever lets that inner
+// gate pass (AGENTHOOKS_HOOK, the variable set for hooks) is in the
+// command's own text.
+func (w *walker) agenthooks(c *call, args argv) {
+	if len(args) == 0 {
+		return
+	}
+	if args[0].dynamic {
+		w.dynamicAll(c.text, appendVia(c.via, "agenthooks"), c.cwd)
+		return
+	}
+	if args[0].s != "exec" {
+		if strings.HasPrefix(args[0].s, "-") {
+			w.shell(c, "agenthooks", args)
+		}
+		return
+	}
+	args = args[1:]
+	for _, a := range args {
+		if a.dynamic {
+			// `agenthooks exec $flags …`: the flags may be -c.
+			w.dynamicAll(c.text, appendVia(c.via, "agenthooks exec"), c.cwd)
+			return
+		}
+		if a.s == "--" || !strings.HasPrefix(a.s, "-") {
+			break
+		}
+	}
+	opts, i := agenthooksExec.scan(args)
+	if v, ok := optValue(opts, "c", "command"); ok {
+		w.nested(c, v.s, v.dynamic, newState(c.cwd), "agenthooks exec -c")
+		return
+	}
+	switch rest := args[i:]; len(rest) {
+	case 0:
+	case 1:
+		w.nested(c, rest[0].s, rest[0].dynamic, newState(c.cwd), "agenthooks exec")
+	default:
+		sub := c.sub(rest, "agenthooks exec")
+		sub.st = c.st.clone()
+		w.run(sub)
 	}
 }
 
@@ -147,6 +236,20 @@ func commandOpt(args argv) (field, bool) {
 		}
 	}
 	return field{}, false
+}
+
+// nestedWords analyses words that a program joins with spaces and runs as
+// shell code (ssh's remote command, sg's).
+func (w *walker) nestedWords(c *call, words argv, via string) {
+	var parts []string
+	dynamic := false
+	for _, a := range words {
+		parts = append(parts, a.s)
+		dynamic = dynamic || a.dynamic
+	}
+	if len(parts) > 0 {
+		w.nested(c, strings.Join(parts, " "), dynamic, newState(c.cwd), via)
+	}
 }
 
 // nested analyses a command string that a program runs as shell code.
