@@ -3,7 +3,6 @@ package agent
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -24,18 +23,24 @@ type ReadFunc func(path string) (content string, truncated bool, err error)
 // carries no replacement character the file does not have.
 func ReadBounded(limit int64) ReadFunc {
 	return func(path string) (string, bool, error) {
-		f, err := os.Open(path)
+		f, err := openForContent(path)
 		if err != nil {
 			return "", false, err
 		}
 		defer f.Close()
-		size := int64(0)
-		if st, err := f.Stat(); err == nil {
-			if st.IsDir() {
-				return "", false, fmt.Errorf("%s is a directory", path)
-			}
-			size = st.Size()
+		st, err := f.Stat()
+		if err != nil {
+			return "", false, fmt.Errorf("read %s: %w", path, err)
 		}
+		if st.IsDir() {
+			return "", false, fmt.Errorf("%s is a directory", path)
+		}
+		if !st.Mode().IsRegular() {
+			// A folder, a named pipe, a device or a socket: no content to
+			// give the hooks, and a read that might never end.
+			return "", false, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+		}
+		size := st.Size()
 		// Straight into the string, in a buffer of the file's size: not
 		// io.ReadAll's doubling one and a copy of it as a string, which
 		// for a large file allocate it three times over.
