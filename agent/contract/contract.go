@@ -88,6 +88,9 @@ func parseContract(payload []byte, arg string) (*agent.Request, error) {
 		return nil, f.Err
 	}
 	f.Event = name
+	_, lifecycle := contractEvents[strings.ToLower(name)]
+	// A tool call gates: its input unreadable is a reason to block.
+	f.Gate = !lifecycle
 	in := f.Obj("tool_input")
 	if f.Err != nil {
 		return nil, f.Err
@@ -115,7 +118,6 @@ func parseContract(payload []byte, arg string) (*agent.Request, error) {
 		}
 		return r, f.Err
 	}
-	f.Gate = true
 	spec := agent.SpecOf(contractTools, name)
 	t := c.Describe(name, spec, "", in, agent.Clone(in))
 	if t.Kind == agent.KindShell && t.Command == "" {

@@ -98,7 +98,9 @@ func TestContractParseErrors(t *testing.T) {
 	agenttest.RunErrorCases(t, Dialect, []agenttest.ErrorCase{
 		{Name: "not JSON", Payload: `x`, Contains: "not a JSON object"},
 		{Name: "no tool_name", Payload: `{"tool_input":{}}`, Contains: `"tool_name" is missing`},
-		{Name: "tool_input not an object", Payload: `{"tool_name":"Shell","tool_input":"ls"}`, Contains: `"tool_input" must be a JSON object`},
+		{Name: "tool_input not an object", Payload: `{"tool_name":"Shell","tool_input":"ls"}`, Contains: `"tool_input" must be a JSON object`, Gating: true},
+		{Name: "tool_input a list", Payload: `{"tool_name":"Write","tool_input":["x"]}`, Contains: `"tool_input" must be a JSON object`, Gating: true},
+		{Name: "a lifecycle event's input not an object", Payload: `{"tool_name":"Stop","tool_input":"x"}`, Contains: `"tool_input" must be a JSON object`},
 		{Name: "Shell without a command", Payload: `{"tool_name":"Shell","tool_input":{}}`, Contains: `"tool_input.command" is missing`, Gating: true},
 	})
 }

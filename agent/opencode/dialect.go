@@ -125,9 +125,17 @@ func parseOpenCode(payload []byte, arg string) (*agent.Request, error) {
 			f.Fail(fmt.Errorf(`field "input.tool" is missing or empty; OpenCode passes the tool id there`))
 			return nil, f.Err
 		}
-		args, _ := jsonscan.AsObject(output["args"])
+		from, key := output, "output.args"
 		if ev == "tool.execute.after" {
-			args, _ = jsonscan.AsObject(input["args"])
+			from, key = input, "input.args"
+		}
+		args, ok := jsonscan.AsObject(from["args"])
+		if !ok && from["args"] != nil {
+			// Arguments that are there but not an object cannot be judged:
+			// for a call about to run, that is a reason to block.
+			raw, _ := agent.Encode(from["args"])
+			f.Fail(fmt.Errorf("field %q must be a JSON object of the tool's arguments, got %s", key, agent.Clip(raw)))
+			return nil, f.Err
 		}
 		if args == nil {
 			args = map[string]any{}

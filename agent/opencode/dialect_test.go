@@ -92,6 +92,8 @@ func TestOpenCodeParseErrors(t *testing.T) {
 		{Name: "before without a tool", Payload: `{"hook":"tool.execute.before","input":{},"output":{"args":{}}}`, Contains: `"input.tool" is missing`, Gating: true},
 		{Name: "input not an object", Payload: `{"hook":"tool.execute.before","input":"bash"}`, Contains: `"input" must be a JSON object`, Gating: true},
 		{Name: "after without a tool", Payload: `{"hook":"tool.execute.after","input":{}}`, Contains: `"input.tool" is missing`},
+		{Name: "args a string", Payload: `{"hook":"tool.execute.before","input":{"tool":"bash"},"output":{"args":"git push"}}`, Contains: `"output.args" must be a JSON object`, Gating: true},
+		{Name: "args a list", Payload: `{"hook":"tool.execute.before","input":{"tool":"bash"},"output":{"args":["git push"]}}`, Contains: `"output.args" must be a JSON object`, Gating: true},
 	})
 }
 

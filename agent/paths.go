@@ -1,0 +1,48 @@
+package agent
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// pathConflict reports a file tool's input that names more than one file
+// under the keys a path may be given by (PathKeys, in any spelling:
+// file_path, filePath): the agent reads one of them, and which one is the
+// agent's business, not agenthooks'. Judging the other would check a file
+// the tool never touches, so such a call is not judged at all.
+func pathConflict(t *ToolCall) error {
+	if t == nil || (t.Kind != KindRead && t.Kind != KindWrite) {
+		return nil
+	}
+	found := map[string]string{} // key as the agent sent it → path
+	for k, v := range t.AgentInput {
+		if s, ok := v.(string); ok && s != "" && isPathKey(k) {
+			found[k] = s
+		}
+	}
+	paths := map[string]bool{}
+	for _, p := range found {
+		paths[p] = true
+	}
+	if len(paths) < 2 {
+		return nil
+	}
+	var named []string
+	for _, k := range slices.Sorted(maps.Keys(found)) {
+		named = append(named, fmt.Sprintf("%s %q", k, found[k]))
+	}
+	return fmt.Errorf("the %s call names more than one file (%s): which one the tool reads cannot be told, so the call is not judged", t.AgentName, strings.Join(named, ", "))
+}
+
+// isPathKey reports whether k spells one of PathKeys (file_path, filePath).
+func isPathKey(k string) bool {
+	n := strings.ToLower(strings.ReplaceAll(k, "_", ""))
+	for _, p := range PathKeys {
+		if n == strings.ReplaceAll(p, "_", "") {
+			return true
+		}
+	}
+	return false
+}
