@@ -2,6 +2,8 @@ package agent
 
 import (
 	"encoding/json"
+	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -146,33 +148,63 @@ func AskAsDeny(who string, v *Verdict) string {
 	return msg + " Ask the user to confirm before trying again."
 }
 
-// Recheck returns the gates a rewrite must pass too: when a preToolUse
-// hook rewrote the command or the path, the shell or read hooks see the
-// new one, so they never let through what they were not shown (as `exec`
-// does). The calls run after the request's, and all decisions merge.
+// Recheck returns the steps a rewrite must pass too: when a preToolUse
+// hook rewrote the tool input, every preToolUse hook judges the new input
+// (a hook of one source must not carry an action past another source's
+// deny by rewriting it), and when the command or the path changed, the
+// shell or read hooks see the new one, so they never let through what
+// they were not shown (as `exec` does). The calls run after the
+// request's, and all decisions merge; Rewritten says whether the second
+// round rewrote the input yet again.
 func (r *Request) Recheck(v *Verdict) []Call {
 	t := r.ToolUse
 	if t == nil || v.UpdatedInput == nil || v.Permission == event.Deny || r.Kind != Tool {
 		return nil
 	}
 	c := r.Shared
+	input := Clone(t.Input)
+	maps.Copy(input, v.UpdatedInput)
+	calls := []Call{{Step: event.PreToolUse, Payload: c.Base(map[string]any{
+		"tool_name":   t.Name,
+		"tool_input":  input,
+		"tool_use_id": t.UseID,
+		"cwd":         c.Cwd,
+	})}}
 	switch t.Kind {
 	case KindShell:
 		if cmd, ok := v.UpdatedInput["command"].(string); ok && cmd != t.Command {
 			call, _ := c.GateCall(t, cmd, "")
-			return []Call{call}
+			calls = append(calls, call)
 		}
 	case KindRead:
 		for _, k := range t.PathKeys {
 			if p, ok := v.UpdatedInput[k].(string); ok && c.Abs(p) != t.FilePath {
-				call, ok := c.GateCall(t, "", c.Abs(p))
-				if ok {
-					return []Call{call}
+				if call, ok := c.GateCall(t, "", c.Abs(p)); ok {
+					calls = append(calls, call)
+					break
 				}
 			}
 		}
 	}
-	return nil
+	return calls
+}
+
+// Rewritten reports whether the second round of preToolUse (Recheck)
+// rewrote the input to something other than what it judged: that input
+// was judged by no one, so it must not run.
+func (r *Request) Rewritten(first *Verdict, again []*engine.Decision) bool {
+	second := Merge(again)
+	if second.UpdatedInput == nil || r.ToolUse == nil {
+		return false
+	}
+	judged := Clone(r.ToolUse.Input)
+	maps.Copy(judged, first.UpdatedInput)
+	for k, val := range second.UpdatedInput {
+		if !reflect.DeepEqual(judged[k], val) {
+			return true
+		}
+	}
+	return false
 }
 
 // AgentInput is the rewrite in the agent's terms: the agent's tool input

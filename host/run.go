@@ -221,7 +221,12 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 		if err != nil {
 			return h.agentFault(ctx, d, req, r, err)
 		}
+		first := v
 		v = agent.Merge(append(ds, more...))
+		if r.Rewritten(first, more) {
+			msg := "agenthooks: the hooks rewrote the tool input again when shown their own rewrite, so what would run was judged by no hook; the action is blocked"
+			v.Permission, v.Reason, v.UserMessage, v.UpdatedInput = event.Deny, msg, msg, nil
+		}
 	}
 	if ctx.Err() != nil {
 		// Hooks cut short fail open; deciding on their answers would let

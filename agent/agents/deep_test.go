@@ -172,8 +172,8 @@ func TestDeepRewrite(t *testing.T) {
 	v := agent.Merge([]*engine.Decision{{Step: event.PreToolUse, Permission: event.Allow,
 		UpdatedInput: json.RawMessage(`{"command":"git status","x":` + deep + `}`)}})
 	again := r.Recheck(v)
-	if len(again) != 1 || again[0].Step != event.BeforeShellExecution || again[0].Payload["command"] != "git status" {
-		t.Fatalf("recheck = %v", again)
+	if len(again) != 2 || again[1].Step != event.BeforeShellExecution || again[1].Payload["command"] != "git status" {
+		t.Fatalf("recheck: %d calls, the last %s", len(again), again[len(again)-1].Step)
 	}
 	a := claude.Dialect.Answer(r, v, agent.Options{})
 	fields, err := jsonscan.Object(a.Stdout)

@@ -112,15 +112,21 @@ func TestRecheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Every preToolUse hook judges the rewritten input, and the shell gate
+	// the new command.
 	got := shell.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"command": "rm -rf /"}})
-	if len(got) != 1 || got[0].Step != event.BeforeShellExecution || got[0].Payload["command"] != "rm -rf /" {
-		t.Fatalf("Recheck of a rewritten command = %+v, want beforeShellExecution of it", got)
+	if len(got) != 2 || got[0].Step != event.PreToolUse || got[1].Step != event.BeforeShellExecution || got[1].Payload["command"] != "rm -rf /" {
+		t.Fatalf("Recheck of a rewritten command = %+v, want preToolUse and beforeShellExecution of it", got)
 	}
-	if got[0].Payload["conversation_id"] != "s1" || got[0].Payload["cwd"] != "/repo" {
-		t.Errorf("the recheck lost the common fields: %+v", got[0].Payload)
+	if in := got[0].Payload["tool_input"].(map[string]any); in["command"] != "rm -rf /" || in["description"] != "push" {
+		t.Errorf("preToolUse of the rewrite sees %v, want the new command over the old input", in)
 	}
-	if got := shell.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"command": "git push"}}); got != nil {
-		t.Errorf("Recheck of an unchanged command = %+v, want none", got)
+	if got[1].Payload["conversation_id"] != "s1" || got[1].Payload["cwd"] != "/repo" {
+		t.Errorf("the recheck lost the common fields: %+v", got[1].Payload)
+	}
+	// A rewrite that leaves the command alone still goes past preToolUse.
+	if got := shell.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"command": "git push", "description": "x"}}); len(got) != 1 || got[0].Step != event.PreToolUse {
+		t.Errorf("Recheck of an unchanged command = %+v, want preToolUse only", got)
 	}
 	if got := shell.Recheck(&agent.Verdict{Permission: event.Deny, UpdatedInput: map[string]any{"command": "x"}}); got != nil {
 		t.Errorf("Recheck of a denied call = %+v, want none", got)
@@ -131,16 +137,45 @@ func TestRecheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = read.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"file_path": "b.txt"}})
-	if len(got) != 1 || got[0].Step != event.BeforeReadFile || got[0].Payload["file_path"] != "/repo/b.txt" {
-		t.Fatalf("Recheck of a rewritten path = %+v, want beforeReadFile of /repo/b.txt", got)
+	if len(got) != 2 || got[1].Step != event.BeforeReadFile || got[1].Payload["file_path"] != "/repo/b.txt" {
+		t.Fatalf("Recheck of a rewritten path = %+v, want preToolUse and beforeReadFile of /repo/b.txt", got)
 	}
-	if _, ok := got[0].Payload["content"]; ok {
+	if _, ok := got[1].Payload["content"]; ok {
 		t.Error("the recheck carries the old file's content")
 	}
 
 	prompt, _ := claude.Dialect.Parse([]byte(`{"hook_event_name":"UserPromptSubmit","prompt":"x"}`), "")
 	if got := prompt.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"command": "x"}}); got != nil {
 		t.Errorf("Recheck of a prompt = %+v", got)
+	}
+}
+
+// A second round that rewrites the input again, to anything but what it
+// judged, leaves an input no hook judged.
+func TestRewritten(t *testing.T) {
+	r, err := claude.Dialect.Parse([]byte(claudeBash), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := &agent.Verdict{UpdatedInput: map[string]any{"command": "git status"}}
+	pre := func(updated string) []*engine.Decision {
+		return []*engine.Decision{{Step: event.PreToolUse, UpdatedInput: json.RawMessage(updated)}}
+	}
+	cases := map[string]bool{
+		``:                          false, // no second rewrite
+		`{"command":"git status"}`: false, // the same again
+		`{"command":"git status","description":"push"}`: false, // the judged input echoed
+		`{"command":"git push"}`:   true,
+		`{"description":"other"}`:  true,
+	}
+	for updated, want := range cases {
+		ds := pre(updated)
+		if updated == "" {
+			ds = []*engine.Decision{{Step: event.PreToolUse}}
+		}
+		if got := r.Rewritten(first, ds); got != want {
+			t.Errorf("second rewrite %s: Rewritten %v, want %v", updated, got, want)
+		}
 	}
 }
 

@@ -68,8 +68,9 @@ command's. The command hooks see is the single argument as it is, -c's STRING, o
 the arguments joined and shell-quoted. A single argument and -c STRING run through
 the shell (/bin/sh -c, PowerShell on Windows); two or more arguments run as they
 are, with no shell. When a preToolUse hook rewrites the command
-(updated_input.command), the new command runs through the shell, once
-beforeShellExecution has checked it too.
+(updated_input.command), the new command runs through the shell, once every
+before-hook (preToolUse and beforeShellExecution) has judged it too; one
+rewritten yet again does not run.
 
 A hook that answers "ask" gets a question on the terminal (/dev/tty, the console on
 Windows) showing the command and the hook's message: only y or yes runs it. Without

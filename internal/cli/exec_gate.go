@@ -55,16 +55,22 @@ func (c *execCall) decideWith(ctx context.Context, planning bool) (execVerdict, 
 	}
 	decisions := []*engine.Decision{shell, pre}
 	var v execVerdict
-	// A rewritten command is checked by the shell hooks too: they must
-	// never let through a command they did not see.
+	// A rewritten command is judged again by every before-hook, preToolUse
+	// ones too: a hook of one source must not carry a command past
+	// another's deny by rewriting it, and none may let through a command
+	// it did not see. A command rewritten yet again was judged by no one.
 	if cmd, ok := execUpdatedCommand(pre); ok && cmd != c.command && execMerge(decisions) != event.Deny {
 		c.rewrite(cmd)
 		v.rewritten = true
-		again, err := c.eng.Run(ctx, event.BeforeShellExecution, c.shellPayload())
+		pre2, shell2, err := c.before(ctx)
 		if err != nil {
-			return execVerdict{}, &exitError{code: ExitExecFailed, err: err}
+			return execVerdict{}, err
 		}
-		decisions = append(decisions, again)
+		decisions = append(decisions, pre2, shell2)
+		if cmd2, ok := execUpdatedCommand(pre2); ok && cmd2 != c.command && execMerge(decisions) != event.Deny {
+			msg := "agenthooks: the hooks rewrote the command again when shown their own rewrite, so what would run was judged by no hook; it did not run"
+			return execVerdict{rewritten: true, messages: []string{msg}, reason: msg}, nil
+		}
 	}
 	switch execMerge(decisions) {
 	case event.Deny:
