@@ -162,11 +162,11 @@ func TestRewritten(t *testing.T) {
 		return []*engine.Decision{{Step: event.PreToolUse, UpdatedInput: json.RawMessage(updated)}}
 	}
 	cases := map[string]bool{
-		``:                          false, // no second rewrite
+		``:                         false, // no second rewrite
 		`{"command":"git status"}`: false, // the same again
 		`{"command":"git status","description":"push"}`: false, // the judged input echoed
-		`{"command":"git push"}`:   true,
-		`{"description":"other"}`:  true,
+		`{"command":"git push"}`:                        true,
+		`{"description":"other"}`:                       true,
 	}
 	for updated, want := range cases {
 		ds := pre(updated)
