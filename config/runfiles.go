@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,11 +73,57 @@ func RunFilePaths(command, dir, root string) []string {
 				}
 			}
 		}
-		if inside {
-			seen[p] = true
-			out = append(out, p)
+		if !inside {
+			continue
+		}
+		for _, f := range expandRunPath(p, root) {
+			if !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
 		}
 	}
+	return out
+}
+
+// maxFolderFiles bounds the files pinned for one folder a command names:
+// a hook that runs a package (python3 .cursor/guard) has a few; a word
+// that names a whole tree is not worth hashing at every load past this.
+const maxFolderFiles = 1000
+
+// expandRunPath is what a word naming p runs or reads: p itself; for a
+// glob (.cursor/hooks/pre-*.sh), every path it matches inside root, so a
+// file a pull request adds to the match counts as added; for a folder
+// (python3 .cursor/guard), the files in it, so an edit to one counts as
+// changed. A glob with no match stays as written: a file that appears
+// there later counts as added too.
+func expandRunPath(p, root string) []string {
+	if strings.ContainsAny(p, "*?[") {
+		matches, err := filepath.Glob(p)
+		if err == nil && len(matches) > 0 {
+			var out []string
+			for _, m := range matches {
+				if within(root, m) {
+					out = append(out, expandRunPath(m, root)...)
+				}
+			}
+			return out
+		}
+	}
+	fi, err := os.Stat(p)
+	if err != nil || !fi.IsDir() {
+		return []string{p}
+	}
+	var out []string
+	_ = filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
+		if err != nil || len(out) >= maxFolderFiles {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() {
+			out = append(out, f)
+		}
+		return nil
+	})
 	return out
 }
 

@@ -83,7 +83,8 @@ func TestRunFilePathsSymlinks(t *testing.T) {
 }
 
 // TestRunFiles checks what is hashed: a regular file (through a symlink
-// too, by the target's content), and not a folder or a missing path.
+// too, by the target's content), the files of a folder the command
+// names, and not a missing path.
 func TestRunFiles(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "hooks", "a.sh"), "echo a")
@@ -101,10 +102,11 @@ func TestRunFiles(t *testing.T) {
 	if rf := got["a.sh"]; !rf.Present || rf.SHA256 != sha256.Sum256([]byte("echo a")) {
 		t.Errorf("a.sh: %+v", rf)
 	}
-	for _, name := range []string{"hooks", "missing"} {
-		if rf, ok := got[name]; !ok || rf.Present {
-			t.Errorf("%s: %+v, %v; want listed, not present", name, rf, ok)
-		}
+	if rf, ok := got["missing"]; !ok || rf.Present {
+		t.Errorf("missing: %+v, %v; want listed, not present", rf, ok)
+	}
+	if _, ok := got["hooks"]; ok {
+		t.Error("the folder is listed itself, rather than its files")
 	}
 	if rf := got["link.sh"]; symlinked && (!rf.Present || rf.SHA256 != sha256.Sum256([]byte("echo t"))) {
 		t.Errorf("link.sh: %+v, want the target's hash", rf)
@@ -149,4 +151,41 @@ func FuzzRunFilePaths(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A glob or a folder in a command is what it reaches: every file it
+// matches or holds is pinned, so a file a pull request edits or adds
+// there changes what trusting pinned.
+func TestRunFilePathsGlobsAndFolders(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".cursor", "hooks", "pre-a.sh"), "a")
+	writeFile(t, filepath.Join(root, ".cursor", "hooks", "pre-b.sh"), "b")
+	writeFile(t, filepath.Join(root, ".cursor", "hooks", "other.sh"), "o")
+	writeFile(t, filepath.Join(root, ".cursor", "guard", "__main__.py"), "m")
+	writeFile(t, filepath.Join(root, ".cursor", "guard", "lib", "x.py"), "x")
+	rel := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			r, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(r))
+		}
+		slices.Sort(out)
+		return out
+	}
+	cases := map[string][]string{
+		`for f in .cursor/hooks/pre-*.sh; do sh "$f" || exit 2; done`: {".cursor/hooks/pre-a.sh", ".cursor/hooks/pre-b.sh"},
+		"python3 .cursor/guard":                                         {".cursor/guard/__main__.py", ".cursor/guard/lib/x.py"},
+		"sh .cursor/hooks/new-*.sh":                                     {".cursor/hooks/new-*.sh"},
+	}
+	for cmd, want := range cases {
+		got := rel(RunFilePaths(cmd, root, root))
+		for _, w := range want {
+			if !slices.Contains(got, w) {
+				t.Errorf("%s: %q lacks %s", cmd, got, w)
+			}
+		}
+		if slices.Contains(got, ".cursor/hooks/other.sh") || slices.Contains(got, ".cursor/guard") {
+			t.Errorf("%s: %q holds what the command does not reach, or a folder", cmd, got)
+		}
+	}
 }
