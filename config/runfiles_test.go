@@ -174,8 +174,8 @@ func TestRunFilePathsGlobsAndFolders(t *testing.T) {
 	}
 	cases := map[string][]string{
 		`for f in .cursor/hooks/pre-*.sh; do sh "$f" || exit 2; done`: {".cursor/hooks/pre-a.sh", ".cursor/hooks/pre-b.sh"},
-		"python3 .cursor/guard":                                         {".cursor/guard/__main__.py", ".cursor/guard/lib/x.py"},
-		"sh .cursor/hooks/new-*.sh":                                     {".cursor/hooks/new-*.sh"},
+		"python3 .cursor/guard":     {".cursor/guard/__main__.py", ".cursor/guard/lib/x.py"},
+		"sh .cursor/hooks/new-*.sh": {".cursor/hooks/new-*.sh"},
 	}
 	for cmd, want := range cases {
 		got := rel(RunFilePaths(cmd, root, root))
