@@ -285,6 +285,7 @@ func commandVal(c *Command, line *lineInfo) *cmdVal {
 		types.String("via"):          types.NewStringList(a, nonNil(c.Via)),
 		types.String("cwd"):          types.String(c.Cwd),
 		types.String("text"):         types.String(c.Text),
+		types.String("reads"):        types.NewStringList(a, nonNil(c.Reads)),
 	}
 	return &cmdVal{Mapper: types.NewRefValMap(a, m), cmd: c, line: line}
 }

@@ -123,7 +123,8 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) GitP
 
 // sub reads a subcommand and its arguments.
 func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, depth int) GitPush {
-	if sub == "push" {
+	if sub == "push" || sub == "send-pack" {
+		// send-pack is push's plumbing: [options] DESTINATION [REF…].
 		return pushArgs(args, dyn)
 	}
 	if gitBuiltins[sub] {

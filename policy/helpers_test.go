@@ -208,7 +208,7 @@ func TestNetHosts(t *testing.T) {
 	}
 	for _, c := range cases {
 		cmds := Commands(c.line)
-		got := NetHosts(cmds[len(cmds)-1])
+		got := NetHosts(cmds[0]) // the line's own command, not one it runs
 		if !slices.Equal(got, c.want) {
 			t.Errorf("NetHosts(%q) = %q, want %q", c.line, got, c.want)
 		}
@@ -227,6 +227,7 @@ func TestAnalyzeGitPush(t *testing.T) {
 		{"git push", GitPush{Push: true, Implicit: true}},
 		{"git push origin", GitPush{Push: true, Remote: "origin", Implicit: true}},
 		{"git push origin main", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "main", Dst: "main"}}}},
+		{"git send-pack origin main", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "main", Dst: "main"}}}},
 		{"git push origin +main", GitPush{Push: true, Remote: "origin", Force: true, Refspecs: rs{{Src: "main", Dst: "main", Force: true}}}},
 		{"git push origin HEAD:refs/heads/release/2", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "HEAD", Dst: "release/2"}}}},
 		{"git push origin HEAD", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "HEAD"}}}},

@@ -46,6 +46,11 @@ type Command struct {
 	Cwd string
 	// Text is the source text of the simple command.
 	Text string
+	// Reads are the files the command's input redirections open for
+	// reading (`cat < .env`, `<> f`), expanded as Args are; one that
+	// cannot be known statically is kept as its source text, with
+	// Dynamic-like caution left to the policy (a glob stays a glob).
+	Reads []string
 }
 
 // HasDynamicArgs reports whether some argument cannot be known statically.

@@ -35,6 +35,9 @@ type call struct {
 	cwd    string
 	text   string
 	redirs []*syntax.Redirect
+	// reads are the files its input redirections open; a wrapper's reach
+	// the program it runs, whose standard input they are.
+	reads []string
 	// progBase is the program's base name when the program word is
 	// dynamic only in its directory ("$HOME/bin/git").
 	progBase string
@@ -69,6 +72,13 @@ func (w *walker) interpret(sc *scope, st *state, ce *syntax.CallExpr, redirs []*
 		st.cwd = "" // this may be a call of a function that changes directory
 	}
 	c := &call{sc: sc, st: st, via: sc.via, cwd: st.cwd, text: sc.text(ce), redirs: redirs}
+	for _, r := range redirs {
+		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && r.Word != nil {
+			for _, f := range w.fields(st, r.Word, sc) {
+				c.reads = append(c.reads, f.s)
+			}
+		}
+	}
 	for _, a := range ce.Assigns {
 		if a.Name == nil {
 			continue
@@ -136,12 +146,13 @@ func (w *walker) run(c *call) {
 		return // `''`: "command not found", nothing runs
 	}
 	cmd := Command{
-		Path: prog.s,
-		Args: c.args[1:].strings(),
-		Env:  c.env,
-		Via:  c.via,
-		Cwd:  c.cwd,
-		Text: c.text,
+		Path:  prog.s,
+		Args:  c.args[1:].strings(),
+		Env:   c.env,
+		Via:   c.via,
+		Cwd:   c.cwd,
+		Text:  c.text,
+		Reads: c.reads,
 	}
 	for i, f := range c.args[1:] {
 		if f.dynamic {
@@ -177,7 +188,7 @@ func baseName(p string) string {
 
 // sub builds the call for a program another one runs with args.
 func (c *call) sub(args argv, via string) *call {
-	return &call{sc: c.sc, st: c.st, args: args, via: appendVia(c.via, via), cwd: c.cwd, text: c.text}
+	return &call{sc: c.sc, st: c.st, args: args, via: appendVia(c.via, via), cwd: c.cwd, text: c.text, reads: c.reads}
 }
 
 // assign applies `name=value` to the shell state.
