@@ -7,13 +7,29 @@ import (
 	"strings"
 )
 
-// pathConflict reports a file tool's input that names more than one file
+// pathConflict reports a tool input that cannot be judged: a shell
+// command that is not a string, or a file tool's input that names more than one file
 // under the keys a path may be given by (PathKeys, in any spelling:
 // file_path, filePath): the agent reads one of them, and which one is the
 // agent's business, not agenthooks'. Judging the other would check a file
 // the tool never touches, so such a call is not judged at all.
 func pathConflict(t *ToolCall) error {
-	if t == nil || (t.Kind != KindRead && t.Kind != KindWrite) {
+	if t == nil {
+		return nil
+	}
+	if t.Kind == KindShell {
+		// A command that is not a string is no command the hooks could
+		// judge (Str reads it as absent).
+		for _, k := range []string{"command", "cmd"} {
+			if v, ok := t.AgentInput[k]; ok && v != nil {
+				if _, isString := v.(string); !isString {
+					return fmt.Errorf("the %s call's %q is not a string", t.AgentName, k)
+				}
+			}
+		}
+		return nil
+	}
+	if t.Kind != KindRead && t.Kind != KindWrite {
 		return nil
 	}
 	found := map[string]string{} // key as the agent sent it → path
