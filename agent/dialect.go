@@ -179,7 +179,7 @@ func (d *Dialect) Parse(payload []byte, ev string) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := pathConflict(r.ToolUse); err != nil {
+	if err := unjudgeable(r.ToolUse); err != nil {
 		return nil, &ParseError{Agent: d.Title, Event: r.Event, Gating: r.Kind == Tool, Err: err}
 	}
 	r.Agent = d.Name

@@ -7,13 +7,13 @@ import (
 	"strings"
 )
 
-// pathConflict reports a tool input that cannot be judged: a shell
-// command that is not a string, or a file tool's input that names more than one file
-// under the keys a path may be given by (PathKeys, in any spelling:
-// file_path, filePath): the agent reads one of them, and which one is the
-// agent's business, not agenthooks'. Judging the other would check a file
-// the tool never touches, so such a call is not judged at all.
-func pathConflict(t *ToolCall) error {
+// unjudgeable reports a tool input the hooks cannot judge: a shell
+// command that is not a string, or a file tool's input that names more
+// than one file under the keys a path may be given by (PathKeys, in any
+// spelling: file_path, filePath). The agent reads one of those, and which
+// one is the agent's business, not agenthooks': judging the other would
+// check a file the tool never touches, so such a call is not judged.
+func unjudgeable(t *ToolCall) error {
 	if t == nil {
 		return nil
 	}
