@@ -12,7 +12,7 @@ import (
 // A file tool's input naming two files is not judged: it is a gating
 // payload agenthooks cannot read, whichever agent sent it and however
 // the keys are spelt. The same file under two keys is fine.
-func TestPathConflict(t *testing.T) {
+func TestUnjudgeable(t *testing.T) {
 	cases := []struct {
 		agent, payload string
 		conflict       bool
