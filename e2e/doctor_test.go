@@ -39,9 +39,10 @@ func TestDoctorGeminiOpenCode(t *testing.T) {
 	}
 }
 
-// The same at user scope: a user-level install opens no folder's trust,
-// so the doctor, run in the workspace, finds Gemini CLI's gate shut there
-// and names the command that opens it, which does.
+// The same at user scope: a user-level install opens no folder's trust
+// (and --trust without the folder is refused), so the doctor, run in the
+// workspace, finds Gemini CLI's gate shut there and names the command
+// that opens it, which does.
 func TestDoctorGeminiOpenCodeUser(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t)
@@ -50,7 +51,7 @@ func TestDoctorGeminiOpenCodeUser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	w.agenthooks("install", "--agent", "gemini", "--scope", "user", "--trust")
+	w.agenthooks("install", "--agent", "gemini", "--scope", "user", "--trust=false")
 	w.agenthooks("install", "--agent", "opencode", "--scope", "user")
 	rep := w.doctor()
 	fix := "agenthooks install --agent gemini --scope user --workspace " + w.Dir + " --trust"
