@@ -109,6 +109,20 @@ func FromEnv(getenv func(string) string) (Client, error) {
 	return New(cfg)
 }
 
+// Check reports what would make every model call fail in this
+// environment, before any is made: a setting that cannot work, or no key
+// for a public endpoint. It never reaches the network.
+func Check(getenv func(string) string) error {
+	c, err := FromEnv(getenv)
+	if err != nil {
+		return err
+	}
+	if k, ok := c.(interface{ checkKey() error }); ok {
+		return k.checkKey()
+	}
+	return nil
+}
+
 // ConfigFromEnv is FromEnv's first half, for callers that want to adjust
 // the configuration (an HTTP client, retries) before building the client.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {

@@ -12,6 +12,7 @@ import (
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/proc"
+	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
 
@@ -33,8 +34,10 @@ field, what is wrong and how to fix it. It exits 1 when there is an error (or, w
 --strict, a warning), 0 otherwise.
 
 A command hook whose program is certainly missing (a script path with no
-executable file behind it, or a name on no folder of PATH) is a warning: it fails
-at every run, which lets the step through unless the hook is failClosed.
+executable file behind it, or a name on no folder of PATH), and prompt hooks with
+no model they could ask (a bad AGENTHOOKS_LLM_* setting, no API key for a public
+endpoint), are warnings: they fail at every run, which lets the step through
+unless the hook is failClosed.
 
 In a trusted workspace, a file pinned by agenthooks trust (a hooks file, or a script or
 policy its hooks run) that changed since is an error: it names the file, says what changed
@@ -99,6 +102,7 @@ func (o *validateOptions) run() error {
 			problems = append(problems, f.SchemaProblems()...)
 		}
 		problems = append(problems, missingPrograms(set.Hooks, o.io.env)...)
+		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
 		checked += len(sb.Files)
@@ -150,4 +154,35 @@ func missingPrograms(hooks []*config.Hook, env []string) []config.Problem {
 			Fix:     "create the script and chmod +x it, or correct the command"})
 	}
 	return out
+}
+
+// unreachableModel warns, once, when prompt hooks are configured but no
+// model can be called with this environment (llm.Check): each fails at
+// every run, quietly letting its step through unless it is failClosed.
+func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config.Problem {
+	var prompts []*config.Hook
+	closed := 0
+	for _, h := range hooks {
+		if h.Type == config.TypePrompt {
+			prompts = append(prompts, h)
+			if h.FailClosed {
+				closed++
+			}
+		}
+	}
+	if len(prompts) == 0 {
+		return nil
+	}
+	err := llm.Check(getenv)
+	if err == nil {
+		return nil
+	}
+	msg, fix, _ := strings.Cut(err.Error(), " (fix: ")
+	fix = strings.TrimSuffix(fix, ")")
+	if fix == "" {
+		fix = "set the model's API key, or " + llm.EnvBaseURL + " to a server that needs none"
+	}
+	return []config.Problem{{File: prompts[0].File, Severity: config.Warning,
+		Message: fmt.Sprintf("%d prompt hook(s) cannot reach a model (%s): each fails at every run, which lets its step through (%d of them failClosed, which block it instead)", len(prompts), msg, closed),
+		Fix:     fix}}
 }
