@@ -327,6 +327,33 @@ func TestJudgeKeepsKeyOutOfErrors(t *testing.T) {
 	}
 }
 
+// A valid verdict that repeats the key, plainly or JSON-escaped, keeps
+// it out of the reason the agent is shown and the raw answer the log keeps.
+func TestJudgeKeepsKeyOutOfVerdicts(t *testing.T) {
+	const key = "plainlocalkey0123456789"
+	for _, p := range providers {
+		for name, verdict := range map[string]string{
+			"plain":   `{"ok":false,"reason":"your key is ` + key + ` ok"}`,
+			"escaped": `{"ok":false,"reason":"your key is \u0070lainlocalkey0123456789"}`,
+			"extra":   `{"ok":true,"reason":"fine","note":"` + key + `"}`,
+		} {
+			t.Run(p+"/"+name, func(t *testing.T) {
+				srv := llmtest.New(t, p, llmtest.Reply{Verdict: verdict})
+				ans, err := judge(t, client(t, p, srv.URL, key), 5*time.Second, llm.Request{Prompt: "x"})
+				if err != nil {
+					if strings.Contains(err.Error(), key) {
+						t.Errorf("the key shows in %q", err)
+					}
+					return
+				}
+				if strings.Contains(ans.Reason, key) || strings.Contains(string(ans.Raw), key) || strings.Contains(string(ans.Raw), "u0070lain") {
+					t.Errorf("the key shows in the verdict: reason %q, raw %s", ans.Reason, ans.Raw)
+				}
+			})
+		}
+	}
+}
+
 func TestJudgeTimeout(t *testing.T) {
 	for _, p := range providers {
 		t.Run(p, func(t *testing.T) {

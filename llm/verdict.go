@@ -121,8 +121,27 @@ func (b *base) finish(ans Answer, raw []byte) (Answer, error) {
 		buf.Reset()
 		buf.Write(bytes.TrimSpace(raw))
 	}
-	ans.OK, ans.Reason, ans.Raw = ok, reason, json.RawMessage(buf.Bytes())
+	ans.OK, ans.Reason, ans.Raw = ok, redact(reason, b.cfg.APIKey), json.RawMessage(buf.Bytes())
+	if b.holdsKey(buf.Bytes()) {
+		// The key, however the JSON spells it, goes neither to the agent
+		// nor to the log: the verdict is kept as its two fields.
+		ans.Raw, _ = json.Marshal(map[string]any{"ok": ok, "reason": ans.Reason})
+	}
 	return ans, nil
+}
+
+// holdsKey reports whether JSON text holds the API key in any string,
+// escaped or not.
+func (b *base) holdsKey(raw []byte) bool {
+	if len(b.cfg.APIKey) < 8 {
+		return false
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return bytes.Contains(raw, []byte(b.cfg.APIKey))
+	}
+	plain, err := json.Marshal(v)
+	return err != nil || bytes.Contains(plain, []byte(b.cfg.APIKey))
 }
 
 // excerpt is the start of s, with the API key removed first (so that a
