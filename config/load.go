@@ -175,6 +175,12 @@ func (l *loader) load(path string, src Source, dir, root string) {
 }
 
 func (l *loader) checkTrust(f *File, data []byte) {
+	if tf, ok := l.trust.(TrustFault); ok {
+		if err := tf.Fault(); err != nil {
+			l.unreadableTrust(f, err)
+			return
+		}
+	}
 	if l.trust == nil {
 		f.Trusted, f.TrustReason = false, "no trust store is configured, so no project hooks are trusted"
 	} else {
@@ -197,6 +203,32 @@ func (l *loader) checkTrust(f *File, data []byte) {
 		File: f.Path, Severity: sev,
 		Message: fmt.Sprintf("%d project hook(s) skipped: %s", len(f.Hooks), reason),
 		Fix:     "trust is pinned to the content of the files, so every edit needs a new review",
+	})
+}
+
+// unreadableTrust skips a project file whose trust cannot be known, and
+// keeps each of its fail-closed hooks as a failed stand-in (with its
+// matcher), so that the step blocks rather than goes unchecked.
+func (l *loader) unreadableTrust(f *File, err error) {
+	f.Trusted = false
+	f.TrustReason = "the trust store cannot be read (" + err.Error() + "), so no project hooks are trusted"
+	if len(f.Hooks) == 0 {
+		return
+	}
+	closed := 0
+	for _, h := range f.Hooks {
+		if !h.FailClosed {
+			continue
+		}
+		closed++
+		l.set.Unloaded = append(l.set.Unloaded, &Hook{Step: h.Step, Type: TypeUnloaded, FailClosed: true,
+			Source: h.Source, File: h.File, Index: h.Index, Dir: h.Dir, Root: h.Root,
+			Matcher: h.Matcher, Match: h.Match, Command: f.TrustReason})
+	}
+	f.Problems = append(f.Problems, Problem{
+		File: f.Path, Severity: Error,
+		Message: fmt.Sprintf("%d project hook(s) skipped, %d of them failClosed, which block their steps: %s", len(f.Hooks), closed, f.TrustReason),
+		Fix:     "make the trust store's folder readable again (agenthooks trust --list shows it)",
 	})
 }
 

@@ -10,6 +10,16 @@ type Trust interface {
 	Check(root, file string, content []byte) (ok bool, reason string)
 }
 
+// TrustFault is a Trust that may be unable to answer at all (its store
+// cannot be read). Then no project file is trusted, and each fail-closed
+// hook of one stands in as failed: a fault of agenthooks' own must not
+// take a project's fail-closed hooks away, which the sandboxed command of
+// a model could otherwise arrange by making the store unreadable.
+type TrustFault interface {
+	Trust
+	Fault() error
+}
+
 // RunFileTrust is a Trust that also pins the files project hooks run or
 // read (Hook.RunFiles), as package trust's Store does. Load checks them
 // for every hook of a trusted project file and keeps a hook whose file

@@ -54,13 +54,15 @@ type Options struct {
 // Host runs steps. It is safe for concurrent use; one Host serves any
 // number of runs, over any workspace roots.
 type Host struct {
-	opts    Options
-	getenv  func(string) string
-	trust   config.Trust
-	store   *state.Store
-	log     *pending
-	runners map[string]runner.Runner
-	sess    engine.SessionStore
+	opts   Options
+	getenv func(string) string
+	trust  config.Trust
+	// trustErr is why the trust store could not be read; nil once it was.
+	trustErr error
+	store    *state.Store
+	log      *pending
+	runners  map[string]runner.Runner
+	sess     engine.SessionStore
 
 	warnMu   sync.Mutex
 	warned   map[string]bool
@@ -96,7 +98,10 @@ func Open(ctx context.Context, o Options) *Host {
 	return h
 }
 
-// openTrust opens the trust store; an unreadable one trusts no project.
+// openTrust opens the trust store. An unreadable one trusts no project,
+// and each fail-closed project hook blocks its step meanwhile
+// (config.TrustFault); Engine tries the store again at every step until
+// it opens.
 func (h *Host) openTrust() {
 	dir := h.opts.TrustDir
 	if dir == "" {
@@ -104,11 +109,24 @@ func (h *Host) openTrust() {
 	}
 	ts, err := trust.Open(dir)
 	if err != nil {
-		h.Warnf("the trust store cannot be read, so no project's hooks run until it is fixed (the other sources still run): %v", err)
+		if h.trustErr == nil {
+			h.Warnf("the trust store cannot be read, so no project's hooks run until it is fixed, and a fail-closed one blocks its step (the other sources still run): %v", err)
+		}
+		h.trustErr = err
+		h.trust = faultTrust{err}
 		return
 	}
-	h.trust = ts
+	h.trust, h.trustErr = ts, nil
 }
+
+// faultTrust is a trust store that could not be read.
+type faultTrust struct{ err error }
+
+func (t faultTrust) Check(string, string, []byte) (bool, string) {
+	return false, "the trust store cannot be read: " + t.err.Error()
+}
+
+func (t faultTrust) Fault() error { return t.err }
 
 // openJudge builds the prompt hooks' model client; a bad setting gives a
 // client that fails every prompt hook with that setting's error.
@@ -206,6 +224,11 @@ func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, 
 	key.WriteString("\x00" + strings.Join(roots, "\x00"))
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.trustErr != nil {
+		if h.openTrust(); h.trustErr == nil {
+			clear(h.engines) // loaded without trust: load them again
+		}
+	}
 	now := time.Now()
 	if c, ok := h.engines[key.String()]; ok {
 		c.used = now

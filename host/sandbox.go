@@ -8,5 +8,8 @@ import "github.com/agenthooks/agenthooks/sandbox"
 // anew for each command: a few small files, and an edit must apply to the
 // next command.
 func (h *Host) Sandbox(roots []string) *sandbox.Loaded {
-	return sandbox.Load(h.opts.Locations(roots), h.trust)
+	h.mu.Lock()
+	ts := h.trust
+	h.mu.Unlock()
+	return sandbox.Load(h.opts.Locations(roots), ts)
 }
