@@ -217,11 +217,7 @@ type cached struct {
 // skip leaves other agents' settings files out of the sources, for an
 // agent that runs them itself (agent.Dialect.RunsItself).
 func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, error) {
-	var key strings.Builder
-	for _, s := range skip {
-		fmt.Fprintf(&key, "%p ", s)
-	}
-	key.WriteString("\x00" + strings.Join(roots, "\x00"))
+	key := engineKey(roots, skip)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.trustErr != nil {
@@ -230,7 +226,7 @@ func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, 
 		}
 	}
 	now := time.Now()
-	if c, ok := h.engines[key.String()]; ok {
+	if c, ok := h.engines[key]; ok {
 		c.used = now
 		if !c.in.current() {
 			c.eng.Reload(context.Background())
@@ -258,8 +254,18 @@ func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, 
 	if len(h.engines) >= maxEngines {
 		h.dropOldest()
 	}
-	h.engines[key.String()] = &cached{eng: e, in: inputsOf(e, h.trust, now), used: now}
+	h.engines[key] = &cached{eng: e, in: inputsOf(e, h.trust, now), used: now}
 	return e, nil
+}
+
+// engineKey names the engine of a set of roots and skipped settings.
+func engineKey(roots []string, skip []*config.Settings) string {
+	var key strings.Builder
+	for _, s := range skip {
+		fmt.Fprintf(&key, "%p ", s)
+	}
+	key.WriteString("\x00" + strings.Join(roots, "\x00"))
+	return key.String()
 }
 
 // dropOldest forgets the engine used longest ago.

@@ -138,6 +138,12 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 	}
 	faultinject.At("run")
 	d, err := eng.Run(ctx, req.Step, payload)
+	if err == nil && missedProgram(d) && h.stale(roots, nil) {
+		// Run against files swapped under it: once more, on the new set.
+		if eng, err = h.Engine(roots, nil); err == nil {
+			d, err = eng.Run(ctx, req.Step, payload)
+		}
+	}
 	if err != nil {
 		return h.cursorFault(ctx, req, roots, err)
 	}
@@ -210,6 +216,12 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 	rep.Problems = problems(eng)
 	faultinject.At("run")
 	ds, notes, err := h.runCalls(ctx, eng, r.Calls)
+	if err == nil && missedProgram(ds...) && h.stale(roots, d.RunsItself) {
+		// Run against files swapped under it: once more, on the new set.
+		if eng, err = h.Engine(roots, d.RunsItself); err == nil {
+			ds, notes, err = h.runCalls(ctx, eng, r.Calls)
+		}
+	}
 	rep.Notes = append(rep.Notes, notes...)
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
