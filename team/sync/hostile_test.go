@@ -267,3 +267,37 @@ func TestWrongTokenIsRefused(t *testing.T) {
 	}
 	sameSnapshot(t, "the test folder", before, snapshot(t, dir))
 }
+
+// A server that streams without end is cut off at the answer's limit,
+// not read to the end: the client reads a bounded amount and keeps the
+// last good set.
+func TestFloodingServerIsCutOff(t *testing.T) {
+	srv := newSwitchServer(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	mustSync(t, newClient(t, srv.URL, home))
+	before := snapshot(t, dir)
+	var sent atomic.Int64
+	srv.use(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/proto")
+		chunk := make([]byte, 64<<10)
+		for r.Context().Err() == nil && sent.Load() < 1<<30 {
+			n, err := w.Write(chunk)
+			sent.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}))
+	const limit = 1 << 20
+	c := newClient(t, srv.URL, home, func(o *teamsync.Options) { o.MaxResponseBytes = limit })
+	if _, err := c.Sync(context.Background(), teamsync.AcceptAll); err == nil {
+		t.Fatal("an endless answer was taken")
+	}
+	// What the server managed to push into the socket's buffers before
+	// the client hung up is on top of what the client read.
+	if got := sent.Load(); got > 64*limit {
+		t.Errorf("the client read on: the server sent %d bytes for a limit of %d", got, limit)
+	}
+	sameSnapshot(t, "the test folder", before, snapshot(t, dir))
+}

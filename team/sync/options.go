@@ -142,6 +142,8 @@ func New(o Options) (*Client, error) {
 	if limit > int64(^uint(0)>>1) {
 		limit = int64(^uint(0) >> 1)
 	}
+	// Framing and compression aside, no answer may stream past the limit.
+	hc = capped{next: hc, max: limit + 64<<10}
 	return &Client{
 		opts:    o,
 		server:  server,
