@@ -15,6 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/printable"
 )
 
 type listOptions struct {
@@ -231,7 +232,7 @@ func listHeading(f *config.File) string {
 }
 
 func listRow(h listedHook) []string {
-	matcher := h.Matcher
+	matcher := printable.Line(h.Matcher)
 	if matcher == "" {
 		matcher = "*"
 	}
@@ -252,8 +253,10 @@ func listRow(h listedHook) []string {
 		}
 	}
 	what := h.Command
-	if strings.ContainsAny(what, "\t\r\n") {
-		what = strconv.Quote(what) // one row per hook, whatever the command holds
+	if strings.ContainsAny(what, "\t\r\n") || !printable.Safe(what) {
+		// One row per hook, whatever the command holds, and no escape
+		// sequence of it reaches the terminal.
+		what = strconv.Quote(what)
 	}
 	if h.Type == config.TypePrompt {
 		what = "prompt: " + strconv.Quote(listCell(h.Prompt, 60))

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/printable"
 	"github.com/agenthooks/agenthooks/state"
 )
 
@@ -155,7 +156,7 @@ func formatMS(ms float64) string {
 // clipCommand puts s on one line (a prompt hook's "command" is its prompt)
 // and cuts it to n characters, marking the cut with "…".
 func clipCommand(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = printable.Line(strings.Join(strings.Fields(s), " "))
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
