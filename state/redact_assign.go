@@ -164,14 +164,27 @@ func assignedValue(s string, at, lineEnd int, wholeLine bool) (span, bool) {
 	case wholeLine:
 		end = start + len(strings.TrimRight(s[start:lineEnd], " \t\r,"))
 	default:
-		if i := strings.IndexAny(s[start:lineEnd], " \t\r,;&)}]<>\"'"); i >= 0 {
-			end = start + i
-		}
+		end = wordEnd(s, start, lineEnd)
 	}
 	if start >= end || strings.HasPrefix(s[start:], redactedPrefix) {
 		return span{}, false
 	}
 	return span{start, end, "secret-value"}, true
+}
+
+// wordEnd is where an unquoted value starting at start ends: at a blank
+// or one of , ; & ) } ] < > " ', but not at one a backslash escapes (a
+// shell word such as ab\ cd is one value).
+func wordEnd(s string, start, lineEnd int) int {
+	for i := start; i < lineEnd; i++ {
+		switch c := s[i]; {
+		case c == '\\' && i+1 < lineEnd:
+			i++
+		case strings.IndexByte(" \t\r,;&)}]<>\"'", c) >= 0:
+			return i
+		}
+	}
+	return lineEnd
 }
 
 // closingQuote is the index in s of the quote q that closes a value, -1

@@ -69,6 +69,21 @@ var detectors = []detector{
 		lazyre.New(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`), 1},
 	{"url-password", []string{"://"},
 		lazyre.New(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"']*:([^\s/?#@"']+)@`), 1},
+	// Passwords that command lines take as arguments of their own.
+	{"cli-password", []string{"-u", "--user"}, // curl -u user:pass
+		lazyre.New(`(?:^|\s)(?:-u|--user|--proxy-user)(?:[ \t]+|=)[^\s:]+:([^\s"']+)`), 1},
+	{"cli-password", []string{"mysql", "mariadb"}, // mysql -pSECRET
+		lazyre.New(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s-p([^\s"']+)`), 1},
+	{"cli-password", []string{"sshpass"},
+		lazyre.New(`\bsshpass\b[^\n]*?\s-p[ \t]*([^\s"']+)`), 1},
+	{"cli-password", []string{" login"}, // docker login -p SECRET
+		lazyre.New(`\b(?:docker|podman|nerdctl|helm\s+registry)\s+login\b[^\n]*?\s-p[ \t]+([^\s"']+)`), 1},
+	{"cli-password", []string{"htpasswd"}, // htpasswd -b FILE USER PASSWORD
+		lazyre.New(`\bhtpasswd\b[^\n]*?\s-[A-Za-z]*b[A-Za-z]*\s+(?:-\S+\s+)*\S+\s+\S+\s+([^\s"']+)`), 1},
+	{"cli-password", []string{"openssl"}, // openssl enc -k SECRET, -pass pass:SECRET
+		lazyre.New(`\bopenssl\b[^\n]*?\s-(?:k|pass|passin|passout)\s+(?:pass:)?([^\s"']+)`), 1},
+	{"cli-password", []string{"configure"}, // aws configure set aws_secret_access_key SECRET
+		lazyre.New(`(?i)\baws\s+configure\s+set\s+\S*(?:secret|token|key)\S*\s+([^\s"']+)`), 1},
 }
 
 // secretSpans finds the secrets in s: the detectors' and the assignments'
