@@ -36,6 +36,7 @@ func (o optSpec) scan(args argv) ([]opt, int) {
 			return out, i + 1
 		case strings.HasPrefix(a, "--"):
 			name, val, has := strings.Cut(a[2:], "=")
+			name = o.longName(name)
 			if !has && slices.Contains(o.long, name) && i+1 < len(args) {
 				out = append(out, opt{name: name, val: args[i+1], has: true})
 				i += 2
@@ -64,6 +65,28 @@ func (o optSpec) scan(args argv) ([]opt, int) {
 		}
 	}
 	return out, i
+}
+
+// longName is the long option a name abbreviates, as getopt_long reads
+// --chd for --chdir: a unique prefix of one option that takes a value.
+// Any other name is returned as it is.
+func (o optSpec) longName(name string) string {
+	if name == "" || slices.Contains(o.long, name) {
+		return name
+	}
+	found := ""
+	for _, l := range o.long {
+		if strings.HasPrefix(l, name) {
+			if found != "" {
+				return name // ambiguous
+			}
+			found = l
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 // has reports whether any of names was given.

@@ -158,6 +158,11 @@ func TestCommandsWrappers(t *testing.T) {
 		{"agenthooks exec --ask=allow -w /tmp -q git push origin", "git push origin", "agenthooks exec"},
 		{"env AGENTHOOKS_HOOK=x agenthooks exec 'git push'", "git push", "env,agenthooks exec"},
 		{"agenthooks exec -c 'git push'", "git push", "agenthooks exec -c"},
+		{"agenthooks exec -c -e 'git push'", "-e", "agenthooks exec -c"},
+		{"agenthooks -c true -c 'git push'", "git push", "agenthooks -c"},
+		{"agenthooks -lc true --command='git push'", "git push", "agenthooks -c"},
+		{"agenthooks-engine -c 'git push'", "git push", "agenthooks -c"},
+		{"agenthooks-engine exec git push", "git push", "agenthooks exec"},
 		{"runuser -u root -- git push", "git push", "runuser"},
 		{"strace -f -o /dev/null git push", "git push", "strace"},
 		{"ltrace -o /tmp/x git push", "git push", "ltrace"},
@@ -167,6 +172,11 @@ func TestCommandsWrappers(t *testing.T) {
 		{"sg wheel -c 'git push'", "git push", "sg"},
 		{"sg wheel git push", "git push", "sg"},
 		{"ssh -p 22 host git push", "git push", "ssh"},
+		{"ssh host -p 22 git push", "git push", "ssh"},
+		{"ssh host -- git push", "git push", "ssh"},
+		{"strace --columns 40 git push", "git push", "strace"},
+		{"nsenter -W /tmp -t 1 git push", "git push", "nsenter"},
+		{"env --chd /tmp git push", "git push", "env"},
 		{"tcsh -c 'git push'", "git push", "tcsh -c"},
 	}
 	for _, c := range cases {

@@ -50,11 +50,13 @@ var wrappers = map[string]wrapper{
 	},
 	"doas": {optSpec: optSpec{short: "aCu"}, noRun: "C"},
 	// Tracers, namespaces and service managers run their operands too.
-	"strace": {optSpec: optSpec{short: "abeEIoOpPsSuUX", long: []string{"output", "attach", "trace", "signal", "string-limit", "user", "env", "trace-path", "summary-sort-by"}}},
+	"strace": {optSpec: optSpec{short: "abeEIoOpPsSuUX", long: []string{"output", "attach", "trace", "signal", "string-limit", "user", "env", "trace-path",
+		"summary-sort-by", "columns", "raw", "abbrev", "verbose", "status", "inject", "fault", "decode-fds", "quiet", "const-print-style",
+		"absolute-timestamps", "timestamps", "seccomp-bpf", "trace-fds", "read", "write", "kvm", "argv0"}}},
 	"ltrace": {optSpec: optSpec{short: "aADeFlnopsuwx", long: []string{"output", "library", "indent"}}},
 	"unshare": {optSpec: optSpec{short: "RwSG", long: []string{"root", "wd", "setuid", "setgid", "map-user", "map-group",
 		"map-users", "map-groups", "propagation", "monotonic", "boottime"}}},
-	"nsenter": {optSpec: optSpec{short: "tSG", long: []string{"target", "setuid", "setgid"}}},
+	"nsenter": {optSpec: optSpec{short: "tSGW", long: []string{"target", "setuid", "setgid", "wdns", "env"}}},
 	"systemd-run": {optSpec: optSpec{short: "pEMHu", long: []string{"unit", "property", "description", "slice", "setenv",
 		"uid", "gid", "nice", "working-directory", "machine", "host", "service-type", "on-active", "on-boot",
 		"on-startup", "on-unit-active", "on-unit-inactive", "on-calendar", "timer-property", "path-property", "socket-property"}}},
@@ -145,12 +147,15 @@ func (w *walker) inside(c *call, name string) {
 			w.nestedWords(c, rest, "sg")
 		}
 	case "ssh":
-		// ssh [options] HOST COMMAND…: the words after the host are shell
-		// code, run by the remote user's shell.
+		// ssh [options] HOST [options] COMMAND…: the words after the host
+		// and any options that follow it (OpenSSH reads those too) are
+		// shell code, run by the remote user's shell.
 		if _, i := sshOpts.scan(args); i+1 < len(args) {
-			w.nestedWords(c, args[i+1:], "ssh")
+			if _, j := sshOpts.scan(args[i+1:]); i+1+j < len(args) {
+				w.nestedWords(c, args[i+1+j:], "ssh")
+			}
 		}
-	case "agenthooks", "agenthooks.exe":
+	case "agenthooks", "agenthooks.exe", "agenthooks-engine", "agenthooks-engine.exe":
 		w.agenthooks(c, args)
 	case "flock":
 		w.flock(c, args)
@@ -161,8 +166,9 @@ func (w *walker) inside(c *call, name string) {
 	}
 }
 
-// agenthooksExec is what `agenthooks exec` takes before its command: the
-// options with a value (-c STRING among them).
+// agenthooksExec is what `agenthooks exec` (and `agenthooks -c`, its
+// $SHELL form) takes before its command: the options with a value
+// (-c STRING among them; the last one given wins).
 var agenthooksExec = optSpec{short: "cw", long: []string{"command", "ask", "conversation", "workspace"}}
 
 // agenthooks looks into agenthooks' own shell gate, which runs its
@@ -180,17 +186,16 @@ func (w *walker) agenthooks(c *call, args argv) {
 		w.dynamicAll(c.text, appendVia(c.via, "agenthooks"), c.cwd)
 		return
 	}
-	if args[0].s != "exec" {
-		if strings.HasPrefix(args[0].s, "-") {
-			w.shell(c, "agenthooks", args)
-		}
-		return
+	via := "agenthooks"
+	if args[0].s == "exec" {
+		args, via = args[1:], "agenthooks exec"
+	} else if !strings.HasPrefix(args[0].s, "-") {
+		return // another verb: it runs no command
 	}
-	args = args[1:]
 	for _, a := range args {
 		if a.dynamic {
 			// `agenthooks exec $flags …`: the flags may be -c.
-			w.dynamicAll(c.text, appendVia(c.via, "agenthooks exec"), c.cwd)
+			w.dynamicAll(c.text, appendVia(c.via, via), c.cwd)
 			return
 		}
 		if a.s == "--" || !strings.HasPrefix(a.s, "-") {
@@ -199,15 +204,17 @@ func (w *walker) agenthooks(c *call, args argv) {
 	}
 	opts, i := agenthooksExec.scan(args)
 	if v, ok := optValue(opts, "c", "command"); ok {
-		w.nested(c, v.s, v.dynamic, newState(c.cwd), "agenthooks exec -c")
+		// exec runs sh -c -- STRING: the string is the script whatever
+		// it starts with.
+		w.nested(c, v.s, v.dynamic, newState(c.cwd), via+" -c")
 		return
 	}
 	switch rest := args[i:]; len(rest) {
 	case 0:
 	case 1:
-		w.nested(c, rest[0].s, rest[0].dynamic, newState(c.cwd), "agenthooks exec")
+		w.nested(c, rest[0].s, rest[0].dynamic, newState(c.cwd), via)
 	default:
-		sub := c.sub(rest, "agenthooks exec")
+		sub := c.sub(rest, via)
 		sub.st = c.st.clone()
 		w.run(sub)
 	}

@@ -16,7 +16,9 @@ var ForwardedSignals = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.
 // ForegroundShell runs a command line through /bin/sh, as Cursor's terminal
 // tool and agents' $SHELL -c do.
 func ForegroundShell(command string) []string {
-	return []string{"/bin/sh", "-c", command}
+	// "--": a command that starts with - or + is the script, not options
+	// of sh's (sh -c -e 'x' would run x, unseen by whatever judged -e).
+	return []string{"/bin/sh", "-c", "--", command}
 }
 
 // foregroundProcAttr gives the command a process group of its own when own is

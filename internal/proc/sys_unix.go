@@ -12,7 +12,7 @@ import (
 // is "/bin/sh", as Node's spawn with shell:true (Cursor) passes it, so sh's
 // own error messages read the same.
 func shellArgv(command string) []string {
-	return []string{"/bin/sh", "-c", command}
+	return []string{"/bin/sh", "-c", "--", command} // "--": see ForegroundShell
 }
 
 // sysProcAttr puts the child in a process group of its own, so that a
