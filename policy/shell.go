@@ -62,7 +62,30 @@ const (
 	maxNesting  = 16
 	maxCommands = 4096
 	maxFields   = 4096
+	// maxBrackets bounds how deep ( { [ and backquotes may nest in one
+	// string before it is left unread (dynamic). No command a person
+	// writes comes near it.
+	maxBrackets = 256
 )
+
+// bracketDepth is how deep ( { [ nest in s, quotes ignored (an upper
+// bound of what the parser will recurse into); a backquote counts as
+// opening one level more each time it appears.
+func bracketDepth(s string) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{', '[', '`':
+			depth++
+			deepest = max(deepest, depth)
+		case ')', '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return deepest
+}
 
 // Commands returns every simple command line would run, in source order,
 // with the programs that run other programs unwrapped. A line that does
@@ -151,7 +174,10 @@ func (w *walker) dynamicAll(text string, via []string, cwd string) {
 
 // parseAndWalk parses src as a shell program and walks it in st.
 func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
-	if depth > maxNesting {
+	if depth > maxNesting || bracketDepth(src) > maxBrackets {
+		// Too deep to read: the parser recurses on each level (a line of
+		// 200,000 parentheses overflows its stack, and nested $( cost
+		// time and memory quadratic in their depth).
 		w.dynamicAll(src, via, st.cwd)
 		return
 	}

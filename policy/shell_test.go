@@ -330,3 +330,21 @@ func TestPlainWordsFastPath(t *testing.T) {
 		}
 	}
 }
+
+// A line nested too deep for the parser to read safely is one dynamic
+// command, read in linear time: the parser's recursion would overflow
+// its stack, or take time and memory quadratic in the depth.
+func TestCommandsTooDeep(t *testing.T) {
+	for _, line := range []string{
+		"touch x\n" + strings.Repeat("(", 200000) + "true" + strings.Repeat(")", 200000),
+		"touch x\n" + strings.Repeat("$(", 50000) + "true" + strings.Repeat(")", 50000),
+	} {
+		got := Commands(line)
+		if len(got) != 1 || !got[0].Dynamic {
+			t.Errorf("a line nested %d deep: %d commands, dynamic %v", bracketDepth(line), len(got), len(got) > 0 && got[0].Dynamic)
+		}
+	}
+	if got := Commands("echo $(( (1+2) * (3+4) ))"); len(got) != 1 || got[0].Dynamic {
+		t.Errorf("an ordinary line: %+v", got)
+	}
+}

@@ -403,6 +403,8 @@ func TestMissingEngineBinaryBlocks(t *testing.T) {
 	os.WriteFile(bin, b, 0o755)
 	dying := filepath.Join(dir, "dying-engine")
 	os.WriteFile(dying, []byte("#!/bin/sh\ncat >/dev/null\nkill -9 $$\n"), 0o755)
+	crashing := filepath.Join(dir, "crashing-engine") // as the Go runtime ends a program
+	os.WriteFile(crashing, []byte("#!/bin/sh\ncat >/dev/null\necho 'runtime: goroutine stack exceeds 1000000000-byte limit' >&2\necho 'fatal error: stack overflow' >&2\nexit 2\n"), 0o755)
 	cases := map[string][]string{"cursor": {"run", "beforeShellExecution"}}
 	for _, a := range agents.All {
 		cases[a.Name()] = []string{"run", "--from", a.Name()}
@@ -411,6 +413,7 @@ func TestMissingEngineBinaryBlocks(t *testing.T) {
 	faults := map[string][]string{
 		"missing": {"PATH=/nonexistent", "HOME=" + dir},
 		"killed":  {"PATH=/usr/bin:/bin", "HOME=" + dir, "AGENTHOOKS_ENGINE=off", "AGENTHOOKS_ENGINE_BIN=" + dying},
+		"crashed": {"PATH=/usr/bin:/bin", "HOME=" + dir, "AGENTHOOKS_ENGINE=off", "AGENTHOOKS_ENGINE_BIN=" + crashing},
 	}
 	for fault, env := range faults {
 		for name, args := range cases {
