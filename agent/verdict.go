@@ -177,16 +177,50 @@ func (r *Request) Recheck(v *Verdict) []Call {
 			calls = append(calls, call)
 		}
 	case KindRead:
-		for _, k := range t.PathKeys {
-			if p, ok := v.UpdatedInput[k].(string); ok && c.Abs(p) != t.FilePath {
-				if call, ok := c.GateCall(t, "", c.Abs(p)); ok {
-					calls = append(calls, call)
-					break
-				}
+		// Every path the rewrite names, under any key and spelling
+		// (file_path, path, filePath): the tool reads one of them.
+		seen := map[string]bool{t.FilePath: true}
+		for _, k := range slices.Sorted(maps.Keys(v.UpdatedInput)) {
+			p, ok := v.UpdatedInput[k].(string)
+			if !ok || !isPathKey(k) || seen[c.Abs(p)] {
+				continue
+			}
+			seen[c.Abs(p)] = true
+			if call, ok := c.GateCall(t, "", c.Abs(p)); ok {
+				calls = append(calls, call)
+			}
+		}
+	case KindMCP:
+		// The new arguments go past the MCP gate.
+		again := *t
+		again.AgentInput = r.AgentInput(v.UpdatedInput)
+		if call, ok := c.GateCall(&again, "", ""); ok {
+			calls = append(calls, call)
+		}
+	case KindTask:
+		// A rewritten task goes past subagentStart again.
+		again := *t
+		again.SubagentType = OrElse(Str(input, "subagent_type", "agent_type", "agent"), t.SubagentType)
+		again.Task = OrElse(Str(input, "prompt", "description", "task"), t.Task)
+		for _, call := range c.PreCalls(&again) {
+			if call.Step == event.SubagentStart {
+				calls = append(calls, call)
 			}
 		}
 	}
 	return calls
+}
+
+// RewriteProblem reports a rewrite that leaves a tool call no hook can
+// judge (unjudgeable): two files under its path keys, a command that is
+// not a string.
+func (r *Request) RewriteProblem(v *Verdict) error {
+	if r.ToolUse == nil || v.UpdatedInput == nil {
+		return nil
+	}
+	again := *r.ToolUse
+	again.AgentInput = r.AgentInput(v.UpdatedInput)
+	return unjudgeable(&again)
 }
 
 // Rewritten reports whether the second round of preToolUse (Recheck)

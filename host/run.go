@@ -238,6 +238,9 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 		if r.Rewritten(first, more) {
 			msg := "agenthooks: the hooks rewrote the tool input again when shown their own rewrite, so what would run was judged by no hook; the action is blocked"
 			v.Permission, v.Reason, v.UserMessage, v.UpdatedInput = event.Deny, msg, msg, nil
+		} else if err := r.RewriteProblem(v); err != nil && v.Permission != event.Deny {
+			msg := "agenthooks: a hook's rewrite left a tool call no hook can judge (" + err.Error() + "); the action is blocked"
+			v.Permission, v.Reason, v.UserMessage, v.UpdatedInput = event.Deny, msg, msg, nil
 		}
 	}
 	if ctx.Err() != nil {

@@ -2,7 +2,10 @@ package agents
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agenthooks/agenthooks/agent"
@@ -142,6 +145,47 @@ func TestRecheck(t *testing.T) {
 	}
 	if _, ok := got[1].Payload["content"]; ok {
 		t.Error("the recheck carries the old file's content")
+	}
+
+	// A rewritten path under the agent's own spelling, and every path of
+	// a rewrite that names two, go past the read gate.
+	steps := func(calls []agent.Call) (out []string) {
+		for _, c := range calls {
+			s := string(c.Step)
+			for _, k := range []string{"file_path", "command"} {
+				if v, ok := c.Payload[k].(string); ok {
+					s += " " + v
+				}
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	got = read.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"filePath": "/repo/.env"}})
+	if s := steps(got); !slices.Contains(s, "beforeReadFile /repo/.env") {
+		t.Errorf("Recheck of OpenCode's own spelling = %q", s)
+	}
+	got = read.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"file_path": "/repo/x", "path": "/repo/.env"}})
+	if s := steps(got); !slices.Contains(s, "beforeReadFile /repo/.env") || !slices.Contains(s, "beforeReadFile /repo/x") {
+		t.Errorf("Recheck of a rewrite naming two files = %q", s)
+	}
+	// An MCP call's new arguments go past beforeMCPExecution, a task's
+	// new prompt past subagentStart.
+	mcp, err := claude.Dialect.Parse([]byte(`{"session_id":"s1","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"mcp__db__query","tool_input":{"query":"SELECT 1"}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = mcp.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"query": "DROP TABLE users"}})
+	if len(got) != 2 || got[1].Step != event.BeforeMCPExecution || !strings.Contains(fmt.Sprint(got[1].Payload["tool_input"]), "DROP TABLE") {
+		t.Errorf("Recheck of a rewritten MCP call = %+v", got)
+	}
+	task, err := claude.Dialect.Parse([]byte(`{"session_id":"s1","cwd":"/repo","hook_event_name":"PreToolUse","tool_name":"Task","tool_input":{"prompt":"fix tests","subagent_type":"coder"}}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = task.Recheck(&agent.Verdict{UpdatedInput: map[string]any{"prompt": "EVIL task"}})
+	if len(got) != 2 || got[1].Step != event.SubagentStart || got[1].Payload["task"] != "EVIL task" {
+		t.Errorf("Recheck of a rewritten task = %+v", got)
 	}
 
 	prompt, _ := claude.Dialect.Parse([]byte(`{"hook_event_name":"UserPromptSubmit","prompt":"x"}`), "")
