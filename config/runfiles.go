@@ -98,6 +98,14 @@ const maxFolderFiles = 1000
 // changed. A glob with no match stays as written: a file that appears
 // there later counts as added too.
 func expandRunPath(p, root string) []string {
+	if alts := braces(p, 64); len(alts) > 1 {
+		// bash's {a,b}: each alternative is a word of its own.
+		var out []string
+		for _, a := range alts {
+			out = append(out, expandRunPath(a, root)...)
+		}
+		return out
+	}
 	if strings.ContainsAny(p, "*?[") {
 		matches, err := filepath.Glob(p)
 		if err == nil && len(matches) > 0 {
@@ -115,16 +123,74 @@ func expandRunPath(p, root string) []string {
 		return []string{p}
 	}
 	var out []string
-	_ = filepath.WalkDir(p, func(f string, d fs.DirEntry, err error) error {
-		if err != nil || len(out) >= maxFolderFiles {
+	walkFiles(p, &out, 0)
+	return out
+}
+
+// braces expands bash's brace alternatives in s (a{b,c}d: abd, acd), to at
+// most limit words; s itself when it has none.
+func braces(s string, limit int) []string {
+	open := strings.IndexByte(s, '{')
+	if open < 0 {
+		return []string{s}
+	}
+	depth, commas := 0, []int{}
+	for i := open; i < len(s); i++ {
+		switch s[i] {
+		case '{':
+			depth++
+		case ',':
+			if depth == 1 {
+				commas = append(commas, i)
+			}
+		case '}':
+			if depth--; depth == 0 {
+				if len(commas) == 0 {
+					// {x} is no alternative: expand what follows it.
+					var out []string
+					for _, rest := range braces(s[i+1:], limit) {
+						out = append(out, s[:i+1]+rest)
+					}
+					return out
+				}
+				var out []string
+				start := open + 1
+				for _, end := range append(commas, i) {
+					for _, w := range braces(s[:open]+s[start:end]+s[i+1:], limit) {
+						if len(out) < limit {
+							out = append(out, w)
+						}
+					}
+					start = end + 1
+				}
+				return out
+			}
+		}
+	}
+	return []string{s}
+}
+
+// walkFiles adds the files below dir to out, up to maxFolderFiles, and
+// goes into a linked folder as into its own (a package of code linked in
+// runs as if it were there), to a few links deep. The link itself is
+// listed too, so that pointing it elsewhere is a change.
+func walkFiles(dir string, out *[]string, links int) {
+	_ = filepath.WalkDir(dir, func(f string, d fs.DirEntry, err error) error {
+		if err != nil || len(*out) >= maxFolderFiles {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() {
-			out = append(out, f)
+		if d.IsDir() {
+			return nil
+		}
+		*out = append(*out, f)
+		if d.Type()&fs.ModeSymlink != 0 && links < 4 {
+			if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+				// The separator makes the walk follow the link itself.
+				walkFiles(f+string(filepath.Separator), out, links+1)
+			}
 		}
 		return nil
 	})
-	return out
 }
 
 // RunFiles returns the files the hook runs or reads inside its workspace
@@ -155,6 +221,13 @@ func readRunFile(p string) RunFile {
 		return rf
 	}
 	if !info.Mode().IsRegular() {
+		// A folder, a named pipe, a socket or a device where a hook
+		// reaches (a link in a pinned folder to a package of code, say):
+		// pinned by what it is and where a link leads, so that one added,
+		// removed or pointed elsewhere is a change.
+		target, _ := os.Readlink(p)
+		rf.Present = true
+		rf.SHA256 = sha256.Sum256([]byte("not a regular file: " + info.Mode().Type().String() + " " + target))
 		return rf
 	}
 	f, err := os.Open(p)
