@@ -35,10 +35,10 @@ func ReadBounded(limit int64) ReadFunc {
 		if st.IsDir() {
 			return "", false, fmt.Errorf("%s is a directory", path)
 		}
-		if !st.Mode().IsRegular() {
+		if !st.Mode().IsRegular() || kernelFile(f) {
 			// A folder, a named pipe, a device or a socket: no content to
 			// give the hooks, and a read that might never end.
-			return "", false, fmt.Errorf("%s is not a regular file (%s)", path, st.Mode().Type())
+			return "", false, fmt.Errorf("%s is not a regular file on a disk (%s): no content read", path, st.Mode().Type())
 		}
 		size := st.Size()
 		// Straight into the string, in a buffer of the file's size: not
