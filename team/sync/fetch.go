@@ -56,6 +56,13 @@ func (c *Client) Fetch(ctx context.Context) (*Plan, error) {
 			return nil, errors.New("the server answered \"unchanged\" to a request for the full set")
 		}
 	}
+	if prev != nil && prev.Server == c.server && resp.GetTeamId() == prev.TeamID && resp.GetRevision() < prev.Revision {
+		// A team's revision only grows: an older set is a replayed or
+		// stale answer, and taking it could take a hook away.
+		return nil, fmt.Errorf("the server answered revision %d of team %d, older than revision %d installed: refused, the installed set is kept "+
+			"(if the team server was restored from a backup, remove %s to take its set as new)",
+			resp.GetRevision(), prev.TeamID, prev.Revision, config.TeamHooksDir(c.opts.Home, teamFolderID(prev.TeamID)))
+	}
 	return c.plan(managed, resp)
 }
 

@@ -301,3 +301,20 @@ func TestFloodingServerIsCutOff(t *testing.T) {
 	}
 	sameSnapshot(t, "the test folder", before, snapshot(t, dir))
 }
+
+// A team's revision only grows: an answer older than the installed set
+// (replayed, or from a stale cache) is refused, and the set stays.
+func TestOlderRevisionIsRefused(t *testing.T) {
+	srv := newSwitchServer(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	srv.Fake.SetRevision(5)
+	mustSync(t, newClient(t, srv.URL, home))
+	before := snapshot(t, dir)
+	srv.use(fixedHandler(&teamv1.GetTeamHooksResponse{TeamId: teamID, Revision: 2}))
+	_, err := newClient(t, srv.URL, home).Sync(context.Background(), teamsync.AcceptAll)
+	if err == nil || !strings.Contains(err.Error(), "older than revision 5 installed") {
+		t.Fatalf("an older revision: %v", err)
+	}
+	sameSnapshot(t, "the test folder", before, snapshot(t, dir))
+}
