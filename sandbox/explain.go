@@ -12,6 +12,10 @@ import (
 // sh, coreutils, Go, Python, Node.
 var refusalLine = lazyre.New(`(?i)(permission denied|operation not permitted|read-only file system|EACCES|EPERM)`)
 
+// complainer matches the program's own name at the start of its
+// complaint, with the script line number a shell adds.
+var complainer = lazyre.New(`^\S+:\s+(?:line\s+)?(?:\d+:\s+)?`)
+
 // pathWord finds the paths in a line, quoted or not.
 var pathWord = lazyre.New(`(?:^|[\s'"‘“(])((?:/|\./|\.\./|~/)?[^\s'"’”:()]+)`)
 
@@ -44,6 +48,9 @@ func Explain(p Policy, cwd, output string) []string {
 			add("agenthooks sandbox: direct network connections are refused; commands reach the network through the proxy in HTTP_PROXY and HTTPS_PROXY, as networkPolicy allows" + from(p.Network.DefaultFrom, "default deny"))
 			continue
 		}
+		// "/bin/sh: 1: cannot create /x: …", "/usr/bin/cp: cannot …": the
+		// program that complains is not what was refused.
+		line = complainer().ReplaceAllString(line, "")
 		for _, m := range pathWord().FindAllStringSubmatch(line, -1) {
 			path := m[1]
 			if !strings.Contains(path, "/") && !strings.Contains(line, "cannot create "+path) && !strings.Contains(line, "'"+path+"'") {

@@ -20,6 +20,10 @@ func TestExplain(t *testing.T) {
 	}{
 		{"write outside", nil, "sh: 1: cannot create /etc/x: Permission denied",
 			[]string{`writing /etc/x is refused: type is "workspace_readwrite" (/etc/cursor/sandbox.json)`}},
+		{"the shell names itself first", nil, "/bin/sh: 1: cannot create /outside/o.txt: Permission denied",
+			[]string{`writing /outside/o.txt is refused`}},
+		{"bash's line number", nil, "/usr/bin/bash: line 3: /outside/o.txt: Permission denied",
+			[]string{`writing /outside/o.txt is refused`}},
 		{"relative path inside", nil, "touch: cannot touch './out.txt': Permission denied", nil},
 		{"readonly workspace", func(p *Policy) { p.Type = WorkspaceReadonly }, "touch: cannot touch './out.txt': Permission denied",
 			[]string{`writing /work/app/out.txt is refused: type is "workspace_readonly"`}},
