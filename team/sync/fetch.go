@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"connectrpc.com/connect"
@@ -191,10 +192,17 @@ func (c *Client) get(ctx context.Context, known int64) (*teamv1.GetTeamHooksResp
 			}
 			return resp.Msg, nil
 		}
-		if connect.CodeOf(err) != connect.CodeUnavailable || attempt == len(retryDelays) || !wait(ctx, retryDelays[attempt]) {
+		if connect.CodeOf(err) != connect.CodeUnavailable || redirected(err) || attempt == len(retryDelays) || !wait(ctx, retryDelays[attempt]) {
 			return nil, c.explain(err)
 		}
 	}
+}
+
+// redirected reports an error that is the refusal of a redirect
+// (noRedirects): the server answered, elsewhere, and asking again will
+// not change that.
+func redirected(err error) bool {
+	return strings.Contains(err.Error(), "the server redirects to ")
 }
 
 // wait sleeps for d, unless ctx ends first or would end before d passes.
@@ -223,7 +231,9 @@ func (c *Client) explain(err error) error {
 	case connect.CodeDeadlineExceeded:
 		hint = fmt.Sprintf(" (no answer within %s)", c.opts.Timeout)
 	case connect.CodeUnavailable:
-		hint = " (the server cannot be reached)"
+		if !redirected(err) {
+			hint = " (the server cannot be reached)"
+		}
 	}
 	return &rpcError{server: c.server, err: err, hint: hint}
 }

@@ -211,6 +211,9 @@ func TestHostileAnswersKeepTheLastGoodSet(t *testing.T) {
 					t.Errorf("error lacks %q:\n%v", w, err)
 				}
 			}
+			if tc.name == "redirect" && strings.Contains(err.Error(), "cannot be reached") {
+				t.Errorf("a redirect is said to be an unreachable server: %v", err)
+			}
 			sameSnapshot(t, "the test folder", before, snapshot(t, dir))
 			// The state still names the last good set.
 			if st, err := c.LastSynced(); err != nil || st == nil || len(st.Files) != 3 {
