@@ -14,9 +14,12 @@ import (
 // with "@via,via" and "#cwd" suffixes when they matter.
 func describe(c Command) string {
 	var b strings.Builder
-	if c.Dynamic {
+	switch {
+	case c.Dynamic:
 		b.WriteString("?" + c.Path)
-	} else {
+	case c.Name == "" && len(c.Reads) > 0:
+		b.WriteString("< " + strings.Join(c.Reads, " "))
+	default:
 		b.WriteString(c.Name)
 	}
 	for i, a := range c.Args {
@@ -67,7 +70,7 @@ func TestCommands(t *testing.T) {
 		{"cat <<'EOF'\n$(git push)\nEOF", []string{"cat"}},
 		{"if git diff --quiet; then echo same; else git commit -am x; fi", []string{"git diff --quiet", "echo same", "git commit -am x"}},
 		{"for f in a b; do rm $f; done", []string{"rm ?$f"}},
-		{"while read l; do echo $l; done < f", []string{"read l", "echo ?$l"}},
+		{"while read l; do echo $l; done < f", []string{"read l", "echo ?$l", "< f"}},
 		{"case $x in a) ls;; *) pwd;; esac", []string{"ls", "pwd"}},
 		{"f() { git push; }; f", []string{"git push", "f"}},
 		{"time git status", []string{"git status"}},
@@ -346,5 +349,28 @@ func TestCommandsTooDeep(t *testing.T) {
 	}
 	if got := Commands("echo $(( (1+2) * (3+4) ))"); len(got) != 1 || got[0].Dynamic {
 		t.Errorf("an ordinary line: %+v", got)
+	}
+}
+
+// What the shell itself reads through a redirection with no command of
+// its own is an entry with no name and the file in Reads.
+func TestCommandsShellReads(t *testing.T) {
+	for line, want := range map[string]string{
+		`echo "$(< .env)"`:                        ".env",
+		`while read l; do echo "$l"; done < .env`: ".env",
+		`{ cat; } < x.txt`:                        "x.txt",
+	} {
+		found := false
+		for _, c := range Commands(line) {
+			found = found || c.Name == "" && !c.Dynamic && slices.Contains(c.Reads, want)
+		}
+		if !found {
+			t.Errorf("%s: no entry reads %s: %+v", line, want, Commands(line))
+		}
+	}
+	for _, c := range Commands("cat < a.txt") {
+		if c.Name == "" {
+			t.Errorf("a simple command's redirection made an entry of its own: %+v", c)
+		}
 	}
 }

@@ -37,9 +37,30 @@ func (w *walker) stmt(sc *scope, st *state, s *syntax.Stmt) {
 	} else {
 		w.command(sc, st, s)
 	}
+	if _, simple := s.Cmd.(*syntax.CallExpr); !simple {
+		w.compoundReads(sc, st, s)
+	}
 	for _, r := range s.Redirs {
 		w.substs(sc, st, r.Word)
 		w.substs(sc, st, r.Hdoc)
+	}
+}
+
+// compoundReads reports the files a statement that is not a simple
+// command reads through its input redirections (while …; done < f, and
+// bash's $(< f), a redirection with no command at all) as an entry with
+// no name, its files in Reads: what reads them is the shell itself.
+func (w *walker) compoundReads(sc *scope, st *state, s *syntax.Stmt) {
+	var reads []string
+	for _, r := range s.Redirs {
+		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && r.Word != nil {
+			for _, f := range w.fields(st, r.Word, sc) {
+				reads = append(reads, f.s)
+			}
+		}
+	}
+	if len(reads) > 0 {
+		w.emit(Command{Reads: reads, Via: sc.via, Cwd: st.cwd, Text: sc.text(s)})
 	}
 }
 
