@@ -235,12 +235,14 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 		}
 		first := v
 		v = agent.Merge(append(ds, more...))
+		deny := func(why string) {
+			msg := "agenthooks: " + why + "; the action is blocked"
+			v.Permission, v.Reason, v.UserMessage, v.UpdatedInput = event.Deny, msg, msg, nil
+		}
 		if r.Rewritten(first, more) {
-			msg := "agenthooks: the hooks rewrote the tool input again when shown their own rewrite, so what would run was judged by no hook; the action is blocked"
-			v.Permission, v.Reason, v.UserMessage, v.UpdatedInput = event.Deny, msg, msg, nil
+			deny("the hooks rewrote the tool input again when shown their own rewrite, so what would run was judged by no hook")
 		} else if err := r.RewriteProblem(v); err != nil && v.Permission != event.Deny {
-			msg := "agenthooks: a hook's rewrite left a tool call no hook can judge (" + err.Error() + "); the action is blocked"
-			v.Permission, v.Reason, v.UserMessage, v.UpdatedInput = event.Deny, msg, msg, nil
+			deny("a hook's rewrite left a tool call no hook can judge (" + err.Error() + ")")
 		}
 	}
 	if ctx.Err() != nil {

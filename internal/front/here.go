@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"sync/atomic"
+	"time"
 )
 
 // runHere runs the step in a process of the full binary, with the payload
@@ -20,6 +21,9 @@ func runHere(bin string, args []string, stdin []byte, stdout, stderr io.Writer) 
 	out := &counter{w: stdout}
 	crash := &crashWatch{w: stderr}
 	cmd.Stdout, cmd.Stderr = out, crash
+	// Its output is copied through pipes now: a descendant that kept them
+	// open must not keep the answer from the agent.
+	cmd.WaitDelay = time.Second
 	cmd.Env = fullEnv()
 	cmd.SysProcAttr = childAttr()
 	sigs := make(chan os.Signal, 1)
