@@ -122,27 +122,38 @@ func MCPToolCall(agentName, useID, server, tool string, agentInput, input map[st
 // preCalls are the steps before a tool runs: preToolUse, and the specific
 // gate of shell commands, file reads, MCP calls and subagents.
 func (c Common) PreCalls(t *ToolCall) []Call {
-	calls := []Call{{Step: event.PreToolUse, Payload: c.Base(map[string]any{
-		"tool_name":   t.Name,
-		"tool_input":  t.Input,
-		"tool_use_id": t.UseID,
-		"cwd":         c.Cwd,
-	})}}
+	calls := []Call{c.preToolUseCall(t, t.Input)}
 	if extra, ok := c.GateCall(t, t.Command, t.FilePath); ok {
 		calls = append(calls, extra)
 	}
 	if t.Kind == KindTask {
-		calls = append(calls, Call{Step: event.SubagentStart, Payload: c.Base(map[string]any{
-			"subagent_id":            t.UseID,
-			"subagent_type":          t.SubagentType,
-			"task":                   t.Task,
-			"parent_conversation_id": c.Conversation,
-			"tool_call_id":           t.UseID,
-			"subagent_model":         "",
-			"is_parallel_worker":     false,
-		})})
+		calls = append(calls, c.subagentStartCall(t, t.SubagentType, t.Task))
 	}
 	return calls
+}
+
+// preToolUseCall is the preToolUse of tool t with input.
+func (c Common) preToolUseCall(t *ToolCall, input map[string]any) Call {
+	return Call{Step: event.PreToolUse, Payload: c.Base(map[string]any{
+		"tool_name":   t.Name,
+		"tool_input":  input,
+		"tool_use_id": t.UseID,
+		"cwd":         c.Cwd,
+	})}
+}
+
+// subagentStartCall is the subagentStart of task tool t, for a subagent
+// of kind typ given task.
+func (c Common) subagentStartCall(t *ToolCall, typ, task string) Call {
+	return Call{Step: event.SubagentStart, Payload: c.Base(map[string]any{
+		"subagent_id":            t.UseID,
+		"subagent_type":          typ,
+		"task":                   task,
+		"parent_conversation_id": c.Conversation,
+		"tool_call_id":           t.UseID,
+		"subagent_model":         "",
+		"is_parallel_worker":     false,
+	})}
 }
 
 // gateCall is the specific gate of a tool, for a command or path that may

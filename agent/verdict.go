@@ -162,14 +162,8 @@ func (r *Request) Recheck(v *Verdict) []Call {
 		return nil
 	}
 	c := r.Shared
-	input := Clone(t.Input)
-	maps.Copy(input, v.UpdatedInput)
-	calls := []Call{{Step: event.PreToolUse, Payload: c.Base(map[string]any{
-		"tool_name":   t.Name,
-		"tool_input":  input,
-		"tool_use_id": t.UseID,
-		"cwd":         c.Cwd,
-	})}}
+	input := rewritten(t, v.UpdatedInput)
+	calls := []Call{c.preToolUseCall(t, input)}
 	switch t.Kind {
 	case KindShell:
 		if cmd, ok := v.UpdatedInput["command"].(string); ok && cmd != t.Command {
@@ -199,16 +193,18 @@ func (r *Request) Recheck(v *Verdict) []Call {
 		}
 	case KindTask:
 		// A rewritten task goes past subagentStart again.
-		again := *t
-		again.SubagentType = OrElse(Str(input, "subagent_type", "agent_type", "agent"), t.SubagentType)
-		again.Task = OrElse(Str(input, "prompt", "description", "task"), t.Task)
-		for _, call := range c.PreCalls(&again) {
-			if call.Step == event.SubagentStart {
-				calls = append(calls, call)
-			}
-		}
+		calls = append(calls, c.subagentStartCall(t,
+			OrElse(Str(input, "subagent_type", "agent_type", "agent"), t.SubagentType),
+			OrElse(Str(input, "prompt", "description", "task"), t.Task)))
 	}
 	return calls
+}
+
+// rewritten is t's input, in the hooks' terms, with a rewrite laid over.
+func rewritten(t *ToolCall, updated map[string]any) map[string]any {
+	input := Clone(t.Input)
+	maps.Copy(input, updated)
+	return input
 }
 
 // RewriteProblem reports a rewrite that leaves a tool call no hook can
@@ -231,8 +227,7 @@ func (r *Request) Rewritten(first *Verdict, again []*engine.Decision) bool {
 	if second.UpdatedInput == nil || r.ToolUse == nil {
 		return false
 	}
-	judged := Clone(r.ToolUse.Input)
-	maps.Copy(judged, first.UpdatedInput)
+	judged := rewritten(r.ToolUse, first.UpdatedInput)
 	for k, val := range second.UpdatedInput {
 		if !reflect.DeepEqual(judged[k], val) {
 			return true

@@ -72,13 +72,7 @@ func (w *walker) interpret(sc *scope, st *state, ce *syntax.CallExpr, redirs []*
 		st.cwd = "" // this may be a call of a function that changes directory
 	}
 	c := &call{sc: sc, st: st, via: sc.via, cwd: st.cwd, text: sc.text(ce), redirs: redirs}
-	for _, r := range redirs {
-		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && r.Word != nil {
-			for _, f := range w.fields(st, r.Word, sc) {
-				c.reads = append(c.reads, f.s)
-			}
-		}
-	}
+	c.reads = w.inputFiles(sc, st, redirs)
 	for _, a := range ce.Assigns {
 		if a.Name == nil {
 			continue

@@ -51,17 +51,23 @@ func (w *walker) stmt(sc *scope, st *state, s *syntax.Stmt) {
 // bash's $(< f), a redirection with no command at all) as an entry with
 // no name, its files in Reads: what reads them is the shell itself.
 func (w *walker) compoundReads(sc *scope, st *state, s *syntax.Stmt) {
-	var reads []string
-	for _, r := range s.Redirs {
+	if reads := w.inputFiles(sc, st, s.Redirs); len(reads) > 0 {
+		w.emit(Command{Reads: reads, Via: sc.via, Cwd: st.cwd, Text: sc.text(s)})
+	}
+}
+
+// inputFiles are the files redirections open for reading (< f, <> f),
+// expanded as arguments are.
+func (w *walker) inputFiles(sc *scope, st *state, redirs []*syntax.Redirect) []string {
+	var files []string
+	for _, r := range redirs {
 		if (r.Op == syntax.RdrIn || r.Op == syntax.RdrInOut) && r.Word != nil {
 			for _, f := range w.fields(st, r.Word, sc) {
-				reads = append(reads, f.s)
+				files = append(files, f.s)
 			}
 		}
 	}
-	if len(reads) > 0 {
-		w.emit(Command{Reads: reads, Via: sc.via, Cwd: st.cwd, Text: sc.text(s)})
-	}
+	return files
 }
 
 func (w *walker) command(sc *scope, st *state, s *syntax.Stmt) {

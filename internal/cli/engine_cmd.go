@@ -109,7 +109,7 @@ func (o *engineOptions) control(ctx context.Context, control string) error {
 		return err
 	}
 	if !o.all {
-		return o.status(ctx, sock, control)
+		return o.status(ctx, o.io.Out, sock, control)
 	}
 	socks, err := allSockets(filepath.Dir(sock))
 	if err != nil {
@@ -117,20 +117,13 @@ func (o *engineOptions) control(ctx context.Context, control string) error {
 	}
 	if o.json {
 		// One JSON document: an array of what status --json prints.
-		out := o.io.Out
-		defer func() { o.io.Out = out }()
-		var docs []json.RawMessage
+		docs := []json.RawMessage{}
 		for _, s := range socks {
 			var b strings.Builder
-			o.io.Out = &b
-			_ = o.status(ctx, s, control)
+			_ = o.status(ctx, &b, s, control)
 			docs = append(docs, json.RawMessage(strings.TrimSpace(b.String())))
 		}
-		o.io.Out = out
-		if docs == nil {
-			docs = []json.RawMessage{}
-		}
-		return json.NewEncoder(out).Encode(docs)
+		return json.NewEncoder(o.io.Out).Encode(docs)
 	}
 	if len(socks) == 0 {
 		fmt.Fprintf(o.io.Out, "no engine is running (none in %s)\n", filepath.Dir(sock))
@@ -140,7 +133,7 @@ func (o *engineOptions) control(ctx context.Context, control string) error {
 		if i > 0 {
 			fmt.Fprintln(o.io.Out)
 		}
-		_ = o.status(ctx, s, control)
+		_ = o.status(ctx, o.io.Out, s, control)
 	}
 	return nil
 }
@@ -162,8 +155,9 @@ func allSockets(dir string) ([]string, error) {
 	return socks, nil
 }
 
-// status asks the engine at sock for its status, or to stop, and prints it.
-func (o *engineOptions) status(ctx context.Context, sock, control string) error {
+// status asks the engine at sock for its status, or to stop, and prints it
+// to out.
+func (o *engineOptions) status(ctx context.Context, out io.Writer, sock, control string) error {
 	var before *wire.Status
 	if control == resident.ControlStop {
 		before, _ = resident.Control(ctx, sock, resident.ControlStatus)
@@ -178,13 +172,13 @@ func (o *engineOptions) status(ctx context.Context, sock, control string) error 
 		// or out, or one stuck, which keeps clients from starting another.
 		locked := filelock.Held(wire.LockFile(sock))
 		if o.json {
-			return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": false, "locked": locked, "socket": sock, "error": err.Error()})
+			return json.NewEncoder(out).Encode(map[string]any{"running": false, "locked": locked, "socket": sock, "error": err.Error()})
 		}
 		if locked {
-			fmt.Fprintf(o.io.Out, "no engine answers (socket %s), but a process holds its lock %s:\n"+
+			fmt.Fprintf(out, "no engine answers (socket %s), but a process holds its lock %s:\n"+
 				"  an engine starting or stopping, or one that is stuck; meanwhile every step runs in a process of its own\n", sock, wire.LockFile(sock))
 		} else {
-			fmt.Fprintf(o.io.Out, "no engine is running (socket %s)\n", sock)
+			fmt.Fprintf(out, "no engine is running (socket %s)\n", sock)
 		}
 		if !errors.Is(err, fs.ErrNotExist) {
 			fmt.Fprintf(o.io.Err, "agenthooks: %v\n", err)
@@ -195,11 +189,11 @@ func (o *engineOptions) status(ctx context.Context, sock, control string) error 
 		return nil
 	}
 	if o.json {
-		return json.NewEncoder(o.io.Out).Encode(map[string]any{"running": true, "engine": st})
+		return json.NewEncoder(out).Encode(map[string]any{"running": true, "engine": st})
 	}
 	started, _ := time.Parse(time.RFC3339, st.Started)
 	if control == resident.ControlStop {
-		fmt.Fprintf(o.io.Out, "engine %d stops after its running steps (%d served)\n", st.PID, st.Steps)
+		fmt.Fprintf(out, "engine %d stops after its running steps (%d served)\n", st.PID, st.Steps)
 		return nil
 	}
 	self, _ := selfIdentity()
@@ -207,10 +201,10 @@ func (o *engineOptions) status(ctx context.Context, sock, control string) error 
 	if st.Build != self {
 		current = "started from another agenthooks binary: the next step replaces it"
 	}
-	fmt.Fprintf(o.io.Out, "engine running\n  pid      %d\n  version  %s (%s)\n  socket   %s\n  uptime   %s\n  steps    %d served, %d running\n  idle     exits after %s without a request\n",
+	fmt.Fprintf(out, "engine running\n  pid      %d\n  version  %s (%s)\n  socket   %s\n  uptime   %s\n  steps    %d served, %d running\n  idle     exits after %s without a request\n",
 		st.PID, st.Version, current, st.Socket, time.Since(started).Round(time.Second), st.Steps, st.Active, st.IdleExit)
 	if st.Waiting != "" {
-		fmt.Fprintf(o.io.Out, "  waiting  %s\n           (meanwhile every step runs in a process of its own)\n", st.Waiting)
+		fmt.Fprintf(out, "  waiting  %s\n           (meanwhile every step runs in a process of its own)\n", st.Waiting)
 	}
 	return nil
 }

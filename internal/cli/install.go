@@ -153,11 +153,11 @@ func (o *installOptions) run(ctx context.Context) error {
 		return err
 	}
 	opts.Binary = bin
-	if _, err := agents.Install().Path(opts); err != nil {
+	path, err := agents.Install().Path(opts)
+	if err != nil {
 		return usageErr("%s: %v", verb, err)
 	}
 
-	path, _ := agents.Install().Path(opts)
 	var before []byte
 	if o.scope == install.Project {
 		before, _ = os.ReadFile(path)
@@ -249,10 +249,7 @@ func (o *installOptions) repin(root, path string, before []byte) {
 	if err != nil || !store.Trusted(root) {
 		return
 	}
-	after, err := os.ReadFile(path)
-	if err != nil {
-		after = nil
-	}
+	after, _ := os.ReadFile(path) // nil: install took the file away
 	if before == nil {
 		// A new file: pinned only if agenthooks reads it.
 		pins, err := config.ProjectPins(root)

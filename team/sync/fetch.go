@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"connectrpc.com/connect"
@@ -199,10 +198,10 @@ func (c *Client) get(ctx context.Context, known int64) (*teamv1.GetTeamHooksResp
 }
 
 // redirected reports an error that is the refusal of a redirect
-// (noRedirects): the server answered, elsewhere, and asking again will
-// not change that.
+// (noRedirects).
 func redirected(err error) bool {
-	return strings.Contains(err.Error(), "the server redirects to ")
+	var r *redirectError
+	return errors.As(err, &r)
 }
 
 // wait sleeps for d, unless ctx ends first or would end before d passes.

@@ -188,7 +188,15 @@ func normaliseServer(raw string, allowHTTP bool) (string, error) {
 // noRedirects refuses to follow a redirect: the API lives at one URL,
 // and following one could carry the token to another scheme or host.
 func noRedirects(req *http.Request, _ []*http.Request) error {
-	return fmt.Errorf("the server redirects to %s; give that URL as the server instead", req.URL.Redacted())
+	return &redirectError{to: req.URL.Redacted()}
+}
+
+// redirectError is a redirect refused: the server answered, elsewhere,
+// and asking again will not change that.
+type redirectError struct{ to string }
+
+func (e *redirectError) Error() string {
+	return "the server redirects to " + e.to + "; give that URL as the server instead"
 }
 
 // loopback reports whether host is this machine.
