@@ -74,7 +74,7 @@ Each problem comes with its fix. The exit status is 1 when anything is off.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace to check; default: the current directory")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
-	f.DurationVar(&o.staleAfter, "stale-after", 24*time.Hour, "a team not synced for longer than this is stale")
+	f.DurationVar(&o.staleAfter, "stale-after", defaultStaleAfter, "a team not synced for longer than this is stale")
 	return cmd
 }
 

@@ -154,6 +154,7 @@ func verbs() []func(*IO) *cobra.Command {
 		newPolicyCmd,
 		newRunCmd,
 		newSchemaCmd,
+		newSetupCmd,
 		newServeCmd,
 		newSyncCmd,
 		newTestCmd,
