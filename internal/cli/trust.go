@@ -3,8 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/hex"
-	"maps"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
