@@ -46,7 +46,7 @@ around it is written for STEP, with the current directory as cwd. --from AGENT
 (claude, codex, gemini) sends it as that agent's own hook payload instead, through
 the Cursor steps it means, and shows the answer the agent receives. Otherwise the
 payload comes from --payload FILE, or stdin when FILE is "-" or not given.`,
-		Example: `  agenthooks test beforeShellExecution --command 'rm -rf /'`,
+		Example:           `  agenthooks test beforeShellExecution --command 'rm -rf /'`,
 		Args:              stepArg("test", "agenthooks test beforeShellExecution --payload p.json", &o.step),
 		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 		ValidArgsFunction: completeStep,
