@@ -66,10 +66,9 @@ really runs:
   - each team's hooks were synced, and recently.
 
 Each problem comes with its fix. The exit status is 1 when anything is off.`,
-		Example: `  agenthooks doctor
-  agenthooks doctor --workspace ~/src/app --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		Example: `  agenthooks doctor`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace to check; default: the current directory")

@@ -115,10 +115,9 @@ func NewRoot(s *IO) *cobra.Command { return newTree(s, verbs()) }
 // newTree builds a root command with the given verbs.
 func newTree(s *IO, verbs []func(*IO) *cobra.Command) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "agenthooks",
-		Short: "Run Cursor-compatible agent hooks for any coding agent",
-		Long: `agenthooks loads hooks.json from every source (enterprise, team, project, user),
-runs the hooks that match an agent step, and prints one merged decision.`,
+		Use:           "agenthooks",
+		Short:         "Run Cursor-compatible agent hooks for any coding agent",
+		Long:          rootLong,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -132,6 +131,7 @@ runs the hooks that match an agent step, and prints one merged decision.`,
 	for _, v := range verbs {
 		root.AddCommand(v(s))
 	}
+	groupVerbs(root)
 	return root
 }
 

@@ -46,13 +46,11 @@ With --from AGENT, run is one of that agent's own hooks (Claude Code, Gemini CLI
 Codex, GitHub Copilot, OpenCode, or the cross-agent hook contract): it reads the
 payload the agent sends its hooks, runs the Cursor steps the event means as one
 decision, and answers in the agent's format and exit-code convention. EVENT is
-needed only when the payload does not name its event. See docs/dialects.md.
+needed only when the payload does not name its event. See ` + docsURL + `dialects.md.
 
 Steps: ` + stepList(),
-		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution
-  agenthooks run stop --workspace ~/src/app < stop.json
-  agenthooks run --from claude < pre-tool-use.json`,
-		Args: o.stepOrEvent(stepArg("run", "agenthooks run beforeShellExecution", &o.step)),
+		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution`,
+		Args:    o.stepOrEvent(stepArg("run", "agenthooks run beforeShellExecution", &o.step)),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.from.agent != "" {
 				return o.runFrom(cmd.Context())

@@ -50,11 +50,7 @@ unchanged or removed since the workspace was last trusted, with its old and new 
 and every error and warning validate finds in them. On a terminal it then asks; a
 validate error refuses the trust until it is fixed (or --force). --dry-run shows all
 of it and trusts nothing.`,
-		Example: `  agenthooks trust
-  agenthooks trust ~/src/app
-  agenthooks trust --dry-run ~/src/app
-  agenthooks trust --list
-  agenthooks trust --revoke ~/src/app`,
+		Example: `  agenthooks trust .`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usageErr("trust takes at most one DIR")
