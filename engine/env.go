@@ -2,7 +2,6 @@ package engine
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -75,8 +74,8 @@ type sessionVar struct {
 // the host's, the session's sessionStart variables, then the CURSOR_*
 // variables, which no session variable may override. Later entries win:
 // the process runner keeps the last value of each name.
-func (e *Engine) baseEnv(ctx context.Context, fields map[string]json.RawMessage, sess Session) runEnv {
-	r := runEnv{host: e.hostEnv(ctx)}
+func (e *Engine) baseEnv(c caller, fields map[string]json.RawMessage, sess session.Session) runEnv {
+	r := runEnv{host: e.hostEnv(c)}
 	for k, v := range sess.Env {
 		src := sess.SourceOf(k)
 		if session.Refused(k, src) != "" {

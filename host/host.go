@@ -14,6 +14,7 @@ import (
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/policy"
 	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/session"
 	"github.com/agenthooks/agenthooks/state"
 	"github.com/agenthooks/agenthooks/trust"
 )
@@ -62,7 +63,7 @@ type Host struct {
 	store    *state.Store
 	log      *pending
 	runners  map[string]runner.Runner
-	sess     engine.SessionStore
+	sess     session.Store
 
 	warnMu   sync.Mutex
 	warned   map[string]bool
@@ -144,7 +145,7 @@ func (h *Host) openJudge() llm.Client {
 func (h *Host) openState(ctx context.Context) {
 	h.log = &pending{}
 	if h.opts.Memory {
-		h.sess = &engine.MemorySessions{}
+		h.sess = &session.Memory{}
 		return
 	}
 	so, errs := state.OptionsFromEnv()
@@ -164,7 +165,7 @@ func (h *Host) openState(ctx context.Context) {
 	st, err := state.Open(ctx, so)
 	if err != nil {
 		h.Warnf("the state store cannot be used, so sessions last only this run and its execution records are not kept: %v", err)
-		h.sess = &engine.MemorySessions{}
+		h.sess = &session.Memory{}
 		return
 	}
 	h.store = st

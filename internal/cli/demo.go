@@ -55,9 +55,6 @@ type demoStep struct {
 }
 
 func (o *demoOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	for _, tool := range []string{"bash", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("the example hooks need %s (block-git.sh uses bash and jq): install it, e.g. apt-get install %s", tool, tool)

@@ -211,9 +211,6 @@ func (o *engineOptions) status(ctx context.Context, out io.Writer, sock, control
 
 // serve runs an engine until it is idle, stopped or replaced.
 func (o *engineOptions) serve(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	sock := o.socket
 	if sock == "" {
 		s, err := defaultSocket()

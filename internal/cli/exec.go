@@ -146,9 +146,6 @@ yes; 127 when its program was not found; 64 for a usage error.`,
 
 // run gates the command, runs it, reports it, and ends with its status.
 func (o *execOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	// exec takes the signals itself: while hooks run one cancels them
 	// (execWatch), while the command runs it goes to the command, and the
 	// hooks after the command still run. So the root context's end on the

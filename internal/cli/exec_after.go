@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/proc"
 )
@@ -77,7 +78,7 @@ func (c *execCall) runSteps(ctx context.Context, sigs <-chan os.Signal, steps []
 	errs := make([]error, len(steps))
 	var wg sync.WaitGroup
 	for i, s := range steps {
-		wg.Go(func() { _, errs[i] = c.eng.Run(hctx, s.step, s.payload) })
+		wg.Go(func() { _, errs[i] = c.eng.Run(hctx, s.step, s.payload, engine.CallerEnv(c.o.io.env)) })
 	}
 	wg.Wait()
 	for i, err := range errs {

@@ -111,10 +111,10 @@ func (c *execCall) before(ctx context.Context) (pre, shell *engine.Decision, err
 	var wg sync.WaitGroup
 	var preErr, shellErr error
 	wg.Go(func() {
-		pre, preErr = c.eng.Run(ctx, event.PreToolUse, c.toolPayload(map[string]any{}))
+		pre, preErr = c.eng.Run(ctx, event.PreToolUse, c.toolPayload(map[string]any{}), engine.CallerEnv(c.o.io.env))
 	})
 	wg.Go(func() {
-		shell, shellErr = c.eng.Run(ctx, event.BeforeShellExecution, c.shellPayload())
+		shell, shellErr = c.eng.Run(ctx, event.BeforeShellExecution, c.shellPayload(), engine.CallerEnv(c.o.io.env))
 	})
 	wg.Wait()
 	for _, e := range []error{preErr, shellErr} {

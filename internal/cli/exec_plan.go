@@ -63,7 +63,7 @@ func (o *execOptions) plan(ctx context.Context) error {
 		p.Hooks, p.Call = true, call.state()
 		return o.writePlan(p)
 	}
-	v, err := call.decideWith(o.hookContext(ctx), true)
+	v, err := call.decideWith(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -110,12 +110,11 @@ func (o *execOptions) report(ctx context.Context) error {
 		// only to name the rules behind its refusals.
 		call.sb = execSandbox{policy: h.Sandbox(o.workspaces).Policy, on: true}
 	}
-	hctx := o.hookContext(ctx)
 	if r.Result == nil {
-		call.refused(hctx, nil, r.Refused)
+		call.refused(ctx, nil, r.Refused)
 		return nil
 	}
-	call.after(hctx, nil, proc.ForegroundResult{
+	call.after(ctx, nil, proc.ForegroundResult{
 		Code:        r.Result.Code,
 		Signal:      r.Result.Signal,
 		Interrupted: r.Result.Interrupted,
@@ -163,14 +162,6 @@ func (o *execOptions) engine(ctx context.Context, cwd string) (*host.Host, *engi
 		return nil, nil, &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
 	}
 	return h, eng, nil
-}
-
-// hookContext gives the hooks the caller's environment.
-func (o *execOptions) hookContext(ctx context.Context) context.Context {
-	if o.io.env != nil {
-		return engine.WithEnv(ctx, o.io.env)
-	}
-	return ctx
 }
 
 // state is what the report needs to run the after-hooks of this call.

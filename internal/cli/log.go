@@ -141,9 +141,6 @@ func parseWhen(flag, v string, now time.Time) (time.Time, error) {
 }
 
 func (o *logOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	q, err := o.query(time.Now())
 	if err != nil {
 		return err

@@ -51,9 +51,6 @@ stdin when FILE is "-" or not given.`,
 }
 
 func (o *testOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var in io.Reader = o.io.In
 	if o.payload != "-" {
 		f, err := os.Open(o.payload)

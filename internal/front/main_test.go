@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -90,7 +90,7 @@ func newWorld(t testing.TB) *world {
 	w.env = []string{"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=" + os.Getenv("PATH"),
 		"AGENTHOOKS_ENGINE_IDLE=1m", "XDG_RUNTIME_DIR=", "GORACE=atexit_sleep_ms=0 log_path=" + races}
 	t.Cleanup(func() {
-		agenttest.StopEngines(w.tmp)
+		fakemodel.StopEngines(w.tmp)
 		if t.Failed() {
 			logs, _ := filepath.Glob(filepath.Join(w.tmp, "agenthooks-*", "*.log"))
 			for _, l := range logs {

@@ -47,7 +47,7 @@ var leavesBeside = []string{"examples", "deploy"}
 // testOnly are test helpers and end-to-end tests: they may import anything,
 // and no library package may import them.
 var testOnly = []string{
-	"internal/needs", "internal/agenttest", "agent/agenttest", "internal/layers", "llm/llmtest",
+	"internal/needs", "internal/fakemodel", "agent/agenttest", "internal/layers", "llm/llmtest",
 	"team/sync/faketeam", "team/internal/pgtest", "e2e", "team/e2e",
 }
 

@@ -1,4 +1,4 @@
-package agenttest
+package fakemodel
 
 import (
 	"encoding/json"

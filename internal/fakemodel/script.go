@@ -1,4 +1,4 @@
-// Package agenttest has fake model servers for end-to-end tests of real
+// Package fakemodel has fake model servers for end-to-end tests of real
 // coding agents: each speaks the wire protocol an agent uses (the Gemini
 // API for Gemini CLI, OpenAI chat completions for OpenCode and Copilot
 // CLI, the OpenAI Responses API for Codex, Anthropic's Messages API for
@@ -7,7 +7,7 @@
 // what the agent sent back to the model (a tool result, a hook's reason).
 //
 // The servers listen on 127.0.0.1 only.
-package agenttest
+package fakemodel
 
 import (
 	"bytes"
