@@ -1,6 +1,10 @@
 package engine
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
+)
 
 // RunOption tells one run about its caller. A host serving many callers
 // (the resident engine) passes each step's own in the call, never through
@@ -30,11 +34,11 @@ func CallerEnv(env []string) RunOption {
 		m := make(map[string]string, len(env))
 		for _, kv := range env {
 			if k, v, ok := strings.Cut(kv, "="); ok {
-				m[envKey(k)] = v
+				m[settings.Name(k)] = v
 			}
 		}
 		c.env, c.hasEnv = env, true
-		c.withhold = SecretEnv(func(k string) string { return m[envKey(k)] })
+		c.withhold = SecretEnv(func(k string) string { return m[settings.Name(k)] })
 	}
 }
 

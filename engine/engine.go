@@ -18,6 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/runner"
 	"github.com/agenthooks/agenthooks/session"
 )
@@ -97,9 +98,7 @@ func Load(opts Options) (*Engine, error) {
 	if opts.Sessions == nil {
 		opts.Sessions = &session.Memory{}
 	}
-	if opts.Env == nil {
-		opts.Env = os.Environ()
-	}
+	opts.Env = settings.Environ(opts.Env)
 	opts.Env = withhold(opts.Env, opts.Withhold)
 	if opts.CursorVersion == "" {
 		opts.CursorVersion = CursorVersion
@@ -118,7 +117,7 @@ func Load(opts Options) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("default workspace root: %w", err)
 		}
-		opts.Locations = config.DefaultLocations([]string{wd})
+		opts.Locations = config.DefaultLocations(settings.Getenv(opts.Env), []string{wd})
 	}
 	roots := opts.Locations.WorkspaceRoots
 	if roots == nil {

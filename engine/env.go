@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/session"
 )
@@ -39,16 +40,16 @@ func SecretEnv(getenv func(string) string) []string {
 // withhold returns env without the variables named in names, and never
 // with TeamTokenEnv. env itself is not changed.
 func withhold(env, names []string) []string {
-	drop := map[string]bool{envKey(TeamTokenEnv): true}
+	drop := map[string]bool{settings.Name(TeamTokenEnv): true}
 	for _, n := range names {
 		if n != "" {
-			drop[envKey(n)] = true
+			drop[settings.Name(n)] = true
 		}
 	}
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if !drop[envKey(name)] {
+		if !drop[settings.Name(name)] {
 			out = append(out, kv)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/faultinject"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
 // Request is one step to answer: a Cursor step with its Cursor-shaped
@@ -447,7 +448,7 @@ func (h *Host) agentRoots(d *agent.Dialect, req Request, r *agent.Request) []str
 	if len(roots) == 0 {
 		getenv := h.getenv
 		if req.Env != nil {
-			getenv = lookup(req.Env)
+			getenv = settings.Getenv(req.Env)
 		}
 		for _, v := range d.ProjectDirVars {
 			if dir := getenv(v); dir != "" {

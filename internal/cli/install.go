@@ -245,7 +245,7 @@ func (o *installOptions) binaryPath() (string, error) {
 // entries, which agenthooks never runs, so the review the user gave it
 // still holds. A file edited since that review keeps its old pin.
 func (o *installOptions) repin(root, path string, before []byte) {
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil || !store.Trusted(root) {
 		return
 	}

@@ -145,7 +145,7 @@ func (o *logOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	opts, warnings := state.OptionsFromEnv()
+	opts, warnings := state.OptionsFrom(o.io.getenv)
 	for _, w := range warnings {
 		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -73,7 +74,7 @@ func (s *IO) getenv(k string) string {
 	}
 	v := ""
 	for _, kv := range s.env {
-		if name, val, ok := strings.Cut(kv, "="); ok && envName(name) == envName(k) {
+		if name, val, ok := strings.Cut(kv, "="); ok && settings.Name(name) == settings.Name(k) {
 			v = val
 		}
 	}
@@ -155,6 +156,7 @@ func verbs() []func(*IO) *cobra.Command {
 		newRunCmd,
 		newSchemaCmd,
 		newServeCmd,
+		newSettingsCmd,
 		newSyncCmd,
 		newTestCmd,
 		newTrustCmd,

@@ -24,6 +24,7 @@ func TestClientLinksNothingHeavy(t *testing.T) {
 				pkg == "github.com/agenthooks/agenthooks/cmd/agenthooks" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/front" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/wire" ||
+				pkg == "github.com/agenthooks/agenthooks/internal/settings" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/filelock" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/proc" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/shellquote" ||
