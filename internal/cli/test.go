@@ -73,7 +73,7 @@ func (o *testOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer closeEngine()
-	d, matches, err := eng.DryRun(ctx, o.step, json.RawMessage(payload))
+	d, matches, err := h.DryRun(ctx, roots, o.step, payload, o.io.env)
 	if err != nil {
 		return dataErr("%v", err)
 	}

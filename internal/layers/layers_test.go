@@ -24,7 +24,7 @@ const module = "github.com/agenthooks/agenthooks"
 // the block in docs/architecture.md (section Layers) read bottom-up;
 // TestDocMatches holds the two together.
 var layers = [][]string{
-	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable"},
+	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable", "internal/settings"},
 	{"internal/jsonplain", "internal/front", "internal/resident"},
 	{"event", "match", "audit", "llm", "hookshape"},
 	{"config", "trust", "sandbox"},
