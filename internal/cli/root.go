@@ -185,7 +185,7 @@ func Main(args []string) int {
 func Execute(s *IO, args []string) int { return ExecuteContext(context.Background(), s, args) }
 
 // servedVerbs are the verbs the resident engine runs for clients
-// (front.Served), by name.
+// (client.Served), by name.
 var servedVerbs = map[string]func(*IO) *cobra.Command{"run": newRunCmd, "policy": newPolicyCmd, "exec": newExecCmd}
 
 // executeServed runs a client's verb in the resident engine. The tree

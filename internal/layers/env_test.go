@@ -17,7 +17,7 @@ import (
 // Everything else takes values, so that the resident engine answers each
 // request with that request's own settings (docs/architecture.md,
 // internal/settings).
-var envReaders = []string{"cmd/...", "internal/cli", "internal/front", "internal/proc", "internal/settings"}
+var envReaders = []string{"cmd/...", "internal/cli", "internal/client", "internal/proc", "internal/settings"}
 
 var envRead = regexp.MustCompile(`os\.(Getenv|LookupEnv)\(`)
 

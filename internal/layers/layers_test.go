@@ -25,7 +25,7 @@ const module = "github.com/agenthooks/agenthooks"
 // TestDocMatches holds the two together.
 var layers = [][]string{
 	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable", "internal/settings"},
-	{"internal/jsonplain", "internal/front", "internal/resident"},
+	{"internal/jsonplain", "internal/client"},
 	{"event", "match", "audit", "llm", "hookshape"},
 	{"config", "trust", "sandbox"},
 	{"session"},
@@ -36,6 +36,7 @@ var layers = [][]string{
 	{"agent/..."},
 	{"agent/agents"},
 	{"host"},
+	{"internal/resident"},
 	{"internal/cli"},
 	{"cmd/agenthooks", "cmd/agenthooks-engine"},
 }

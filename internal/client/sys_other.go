@@ -1,6 +1,6 @@
 //go:build !linux
 
-package front
+package client
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build unix
 
-package front
+package client
 
 import (
 	"errors"

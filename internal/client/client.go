@@ -1,11 +1,11 @@
-// Package front is the agenthooks command that agents run for every step.
+// Package client is the agenthooks command that agents run for every step.
 // It links only the standard library: a step goes over a unix socket (a
 // named pipe on Windows) to the user's resident engine
 // (agenthooks-engine, started on first use),
 // and when there is no engine it can trust, the step runs in a process of
 // the full binary instead, with the same answer. Every other verb is the
-// full binary's, which front hands the process to.
-package front
+// full binary's, which the client hands the process to.
+package client
 
 import (
 	"errors"

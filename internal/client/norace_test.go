@@ -1,5 +1,5 @@
 //go:build unix && !race
 
-package front_test
+package client_test
 
 const raceEnabled = false

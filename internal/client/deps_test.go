@@ -1,4 +1,4 @@
-package front_test
+package client_test
 
 import (
 	"os/exec"
@@ -22,7 +22,7 @@ func TestClientLinksNothingHeavy(t *testing.T) {
 		for _, pkg := range strings.Fields(string(out)) {
 			allowed := strings.HasPrefix(pkg, "golang.org/x/sys/") ||
 				pkg == "github.com/agenthooks/agenthooks/cmd/agenthooks" ||
-				pkg == "github.com/agenthooks/agenthooks/internal/front" ||
+				pkg == "github.com/agenthooks/agenthooks/internal/client" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/wire" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/settings" ||
 				pkg == "github.com/agenthooks/agenthooks/internal/filelock" ||

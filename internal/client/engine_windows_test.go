@@ -1,6 +1,6 @@
 //go:build windows
 
-package front
+package client
 
 import (
 	"bytes"

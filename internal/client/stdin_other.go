@@ -1,6 +1,6 @@
 //go:build !linux
 
-package front
+package client
 
 // bigBuffer has nothing to give where huge pages are not asked for this
 // way: a large payload goes into a doubling buffer.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package front_test
+package client_test
 
 import (
 	"bytes"

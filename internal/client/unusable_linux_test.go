@@ -1,4 +1,4 @@
-package front_test
+package client_test
 
 import (
 	"bytes"
