@@ -53,7 +53,7 @@ func TestSessionEnvSourceRoundTrip(t *testing.T) {
 		config.Team:       {"MODE": "strict"},
 		config.Project:    {"MODE": "strict", "PATH": "/proj/bin:/usr/bin"},
 		config.User:       {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
-		claudeUser:       {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
+		claudeUser:        {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
 	} {
 		if e := got.EnvFor(src); !maps.Equal(e, env) {
 			t.Errorf("EnvFor(%s) = %v, want %v", src, e, env)
