@@ -141,4 +141,3 @@ func entryReason(f *File, s event.Step, i int, first string) string {
 	}
 	return first
 }
-
