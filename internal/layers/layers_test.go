@@ -32,7 +32,7 @@ var layers = [][]string{
 	{"runner"},
 	{"engine"},
 	{"policy", "state", "team/..."},
-	{"agent", "export", "internal/install"},
+	{"agent", "export", "install"},
 	{"agent/..."},
 	{"agent/agents"},
 	{"host"},

@@ -9,7 +9,7 @@ import (
 	"github.com/agenthooks/agenthooks/agent/codex"
 	"github.com/agenthooks/agenthooks/agent/copilot"
 	"github.com/agenthooks/agenthooks/agent/gemini"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // codexConfigs are config.toml files as users and Codex write them: each

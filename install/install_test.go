@@ -10,7 +10,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/agent/opencode"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 	"github.com/tailscale/hujson"
 )
 

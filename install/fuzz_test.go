@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 	"github.com/tailscale/hujson"
 )
 
