@@ -96,11 +96,7 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 		where = append(where, "at < ?")
 		args = append(args, f.UntilMs)
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = DefaultHistoryLimit
-	}
-	limit = min(limit, MaxHistoryLimit)
+	limit := pageSize(f.Limit, DefaultHistoryLimit, MaxHistoryLimit)
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT `+decisionCols+` FROM decisions WHERE `+strings.Join(where, " AND ")+
 		fmt.Sprintf(` ORDER BY at DESC, id DESC LIMIT %d`, limit)), args...)
 	if err != nil {

@@ -34,11 +34,7 @@ func (s *sqlStore) ListMachines(ctx context.Context, q MachineQuery) (MachinePag
 		where = append(where, "version = ?")
 		args = append(args, q.Version)
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = DefaultMachinePage
-	}
-	limit = min(limit, MaxMachinePage)
+	limit := pageSize(q.Limit, DefaultMachinePage, MaxMachinePage)
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT `+machineCols+` FROM machines WHERE `+strings.Join(where, " AND ")+
 		fmt.Sprintf(` ORDER BY team_id, machine_id LIMIT %d`, limit+1)), args...)
 	if err != nil {
