@@ -16,6 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
+	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 )
 
@@ -175,7 +176,7 @@ func agentPayload(name string, step event.Step, cursor map[string]any) ([]byte, 
 // runFrom dry-runs the agent's payload as run --from would (its Cursor
 // steps, one decision) and prints what the agent sends, each step's
 // trace, and the answer the agent receives.
-func (o *testOptions) runFrom(ctx context.Context, eng *engine.Engine, payload []byte) error {
+func (o *testOptions) runFrom(ctx context.Context, h *host.Host, roots []string, eng *engine.Engine, payload []byte) error {
 	a, _ := agents.Lookup(o.in.from)
 	d := a.Dialect
 	req, err := d.Parse(payload, "")
@@ -190,7 +191,7 @@ func (o *testOptions) runFrom(ctx context.Context, eng *engine.Engine, payload [
 		if err != nil {
 			return dataErr("%v", err)
 		}
-		dec, matches, err := eng.DryRun(ctx, c.Step, raw)
+		dec, matches, err := h.DryRun(ctx, roots, c.Step, raw, o.io.env)
 		if err != nil {
 			return dataErr("%v", err)
 		}

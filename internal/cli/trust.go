@@ -73,7 +73,7 @@ of it and trusts nothing.`,
 }
 
 func (o *trustOptions) run(ctx context.Context) error {
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil {
 		return err
 	}
