@@ -27,7 +27,7 @@ var exampleOrder = []string{
 	"test", "trust", "list", "log", "validate", "exec",
 	"install", "uninstall", "export", "run", "contract",
 	"serve", "health", "sync",
-	"policy", "engine", "schema", "version",
+	"policy", "engine", "settings", "schema", "version",
 }
 
 // TestVerbExamplesWork holds every verb's help to one example, and runs

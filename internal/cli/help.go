@@ -34,7 +34,7 @@ var verbGroups = []struct {
 	{"everyday", "Everyday:", []string{"test", "trust", "list", "log", "validate", "exec"}},
 	{"agents", "Agents:", []string{"install", "uninstall", "export", "run", "contract"}},
 	{"team", "Team:", []string{"sync", "serve", "health"}},
-	{"internals", "Internals:", []string{"policy", "engine", "schema", "version", "completion", "help"}},
+	{"internals", "Internals:", []string{"policy", "engine", "settings", "schema", "version", "completion", "help"}},
 }
 
 // init keeps verbs in the order they are added: groupVerbs adds them in

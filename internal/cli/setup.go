@@ -10,7 +10,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/trust"
 )
@@ -85,7 +85,7 @@ func (o *setupOptions) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("setup: home folder: %w", err)
 	}
-	rec, err := readSetupRecord(setupRecordPath())
+	rec, err := readSetupRecord(setupRecordPath(o.io.getenv))
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func (o *setupOptions) run(ctx context.Context) error {
 	}
 
 	plan, missing := o.plan(root, home, bin)
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil {
 		return err
 	}
@@ -234,7 +234,7 @@ func (o *setupOptions) consent(ctx context.Context, question string) (bool, erro
 // apply wires the agents and opens their gates, recording each change.
 func (o *setupOptions) apply(plan []*setupAgent, rec *setupRecord) error {
 	reg := agents.Install()
-	path := setupRecordPath()
+	path := setupRecordPath(o.io.getenv)
 	for _, a := range plan {
 		if !a.wire && !a.openGates {
 			continue
@@ -318,7 +318,7 @@ func (o *setupOptions) offerTrust(ctx context.Context, store *trust.Store, root 
 	}
 	if !wasTrusted {
 		rec.Trusted = appendNew(rec.Trusted, root)
-		return rec.save(setupRecordPath())
+		return rec.save(setupRecordPath(o.io.getenv))
 	}
 	return nil
 }
@@ -337,7 +337,7 @@ func (o *setupOptions) runUndo(rec *setupRecord, home string) error {
 		return nil
 	}
 	reg := agents.Install()
-	path := setupRecordPath()
+	path := setupRecordPath(o.io.getenv)
 	for i := len(rec.Installs) - 1; i >= 0; i-- {
 		e := rec.Installs[i]
 		opts := install.Options{Agent: e.Agent, Scope: install.User, Home: home, Root: e.Root, Binary: e.Binary}
@@ -366,7 +366,7 @@ func (o *setupOptions) runUndo(rec *setupRecord, home string) error {
 		}
 	}
 	if len(rec.Trusted) > 0 {
-		store, err := trust.Open(trust.DefaultDir())
+		store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 		if err != nil {
 			return err
 		}

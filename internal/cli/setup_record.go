@@ -24,7 +24,9 @@ const defaultStaleAfter = 24 * time.Hour
 // nothing the user did on their own.
 const setupRecordName = "setup.json"
 
-func setupRecordPath() string { return filepath.Join(trust.DefaultDir(), setupRecordName) }
+func setupRecordPath(getenv func(string) string) string {
+	return filepath.Join(trust.DefaultDir(getenv), setupRecordName)
+}
 
 // setupRecord is what setup changed.
 type setupRecord struct {
