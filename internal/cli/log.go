@@ -145,6 +145,9 @@ func (o *logOptions) run(ctx context.Context) error {
 	for _, w := range warnings {
 		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}
+	// The engines write the log just after their answers: have them write
+	// it now. Open then takes in what a busy store had them spool.
+	flushEngines(ctx)
 	store, err := state.Open(ctx, opts)
 	if err != nil {
 		return err
