@@ -19,10 +19,21 @@ var toolArgs = []string{"command", "file_path", "path", "pattern", "url", "query
 
 // actionOf is what the agent tried, as log shows it beside the hook: the
 // command, the file, the tool and its main argument, the prompt's first
-// words. It is read from the payload as the log stored it, redacted
+// words; after the agent's name when the step came from another agent
+// than Cursor (run --from). It is read from the payload as the log stored it, redacted
 // (AGENTHOOKS_REDACT); "" when the payload was not kept or says nothing
 // of the kind.
 func actionOf(e state.Entry) string {
+	a := stepAction(e)
+	if a != "" && e.Agent != "" {
+		// The agent that tried it, when it was not Cursor.
+		return e.Agent + ": " + a
+	}
+	return a
+}
+
+// stepAction is actionOf without the agent.
+func stepAction(e state.Entry) string {
 	if len(e.Payload) == 0 {
 		return ""
 	}

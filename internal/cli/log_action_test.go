@@ -32,4 +32,8 @@ func TestActionOf(t *testing.T) {
 			t.Errorf("%s %s: %q, want %q", c.step, c.payload, got, c.want)
 		}
 	}
+	e := state.Entry{Record: audit.Record{Step: "beforeShellExecution", Agent: "claude", Payload: json.RawMessage(`{"command":"rm -rf /"}`)}}
+	if got := actionOf(e); got != "claude: rm -rf /" {
+		t.Errorf("a step from Claude Code: %q, want %q", got, "claude: rm -rf /")
+	}
 }
