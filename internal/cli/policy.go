@@ -113,7 +113,7 @@ func (o *policyOptions) run(ctx context.Context) error {
 	}
 	out := []byte("{}")
 	if step.Known() {
-		v, err := p.DecideJSON(ctx, step, payload)
+		v, err := p.DecideJSON(ctx, step, payload, policy.CallerEnv(o.io.env))
 		if err != nil {
 			return err
 		}
