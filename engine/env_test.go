@@ -18,7 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/session"
 	"github.com/agenthooks/agenthooks/state"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // bin writes an executable named name into the folder dir of the fixture

@@ -387,6 +387,10 @@ func (e *Engine) record(ctx context.Context, step event.Step, conv string, body 
 		if r.Failure != runner.OK {
 			rec.Stderr = withDetail(r.Detail, rec.Stderr)
 		}
+		if r.Warning != "" {
+			rec.Stderr = withDetail("warning: "+r.Warning, rec.Stderr)
+			e.opts.Logger.WarnContext(ctx, "hook answer read with a warning", "step", step, "hook", o.Hook.ID(), "warning", r.Warning)
+		}
 		recs[i] = rec
 	}
 	e.ring.Add(ringRecords(recs, e.opts.Sink != nil)...)

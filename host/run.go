@@ -210,16 +210,17 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 		return rep.answer(d.Answer(r, nil, opts))
 	}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.Engine(roots, d.RunsItself)
+	skip := agents.SettingsOf(d.RunsItself)
+	eng, err := h.Engine(roots, skip)
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
 	}
 	rep.Problems = problems(eng)
 	faultinject.At("run")
 	ds, notes, err := h.runCalls(ctx, eng, r.Calls, req.caller())
-	if err == nil && missedProgram(ds...) && h.stale(roots, d.RunsItself) {
+	if err == nil && missedProgram(ds...) && h.stale(roots, skip) {
 		// Run against files swapped under it: once more, on the new set.
-		if eng, err = h.Engine(roots, d.RunsItself); err == nil {
+		if eng, err = h.Engine(roots, skip); err == nil {
 			ds, notes, err = h.runCalls(ctx, eng, r.Calls, req.caller())
 		}
 	}
@@ -265,7 +266,7 @@ func (h *Host) agentFault(ctx context.Context, d *agent.Dialect, req Request, r 
 	h.warn(ctx, "could not decide the %s event: %v", d.Title, cause)
 	rep := &Reply{Fault: cause}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.safeEngine(roots, d.RunsItself)
+	eng, err := h.safeEngine(roots, agents.SettingsOf(d.RunsItself))
 	if err != nil {
 		// Not even the configuration could be read: a gate closes.
 		return rep.answer(d.Refuse("agenthooks: " + cause.Error() + "; the action is blocked because agenthooks cannot read its hooks configuration"))

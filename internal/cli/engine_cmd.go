@@ -18,7 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/internal/filelock"
 	"github.com/agenthooks/agenthooks/internal/resident"
 	"github.com/agenthooks/agenthooks/internal/wire"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // EnvEngineIdle is how long an idle engine waits before it exits.

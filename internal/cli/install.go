@@ -12,8 +12,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/install"
 	"github.com/agenthooks/agenthooks/internal/client"
-	"github.com/agenthooks/agenthooks/internal/install"
 	"github.com/agenthooks/agenthooks/trust"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/state"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // teamReporting is what a sync tells the team server about this machine
