@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/suggest"
@@ -70,6 +71,28 @@ func (p hookParse) checkMatcherReach(pattern string) {
 	if !ok || p.h.Match == nil || p.h.Match.MatchString(target) {
 		return
 	}
-	p.r.disarmAt(p.m.value.off, p.ptr(), fmt.Sprintf("%q never matches: %s's matcher is tested against %q alone, so the hook never runs", pattern, p.h.Step, target),
+	p.r.disarmAt(p.m.value.off, p.ptr(), fmt.Sprintf("%s never matches: %s's matcher is tested against %q alone, so the hook never runs", pattern, p.h.Step, target),
 		fmt.Sprintf(`remove the matcher and check the payload in the hook, or match %q`, target))
+}
+
+// Concerns reports whether problem p is about hook h: at h's entry in its
+// file (the entry or one of its keys), or naming it as MissingPrograms
+// does ("beforeShellExecution[0]: …").
+func (p Problem) Concerns(h *Hook) bool {
+	if p.File != h.File {
+		return false
+	}
+	entry := pointerIndex(pointerJoin("/hooks", string(h.Step)), h.Index)
+	return p.Pointer == entry || strings.HasPrefix(p.Pointer, entry+"/") ||
+		(p.Pointer == "" && strings.HasPrefix(p.Message, string(h.Step)+"["+strconv.Itoa(h.Index)+"]: "))
+}
+
+// FileHooks are the hooks of every file of the set, whether they run or
+// not (an untrusted project file's too): what validate and list check.
+func (s *Set) FileHooks() []*Hook {
+	var out []*Hook
+	for _, f := range s.Files {
+		out = append(out, f.Hooks...)
+	}
+	return out
 }

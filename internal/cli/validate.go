@@ -107,7 +107,7 @@ func (o *validateOptions) run() error {
 		if env == nil {
 			env = os.Environ()
 		}
-		problems = append(problems, config.MissingPrograms(set.Hooks, env)...)
+		problems = append(problems, config.MissingPrograms(set.FileHooks(), env)...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
