@@ -50,7 +50,7 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
 		t.Fatalf("load problems: %v", p)
 	}
 	cases := []struct {
-		d                    *agent.Dialect
+		d                     *agent.Dialect
 		memory, other, denied string
 	}{
 		{codex.Dialect,
