@@ -10,7 +10,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // claudeProject and claudeUser are the sources of Claude Code's project
@@ -27,11 +27,11 @@ func TestSessionEnvSourceRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := openTest(t, Options{Dir: dir})
-	want := engine.Session{
+	want := session.Session{
 		Env:       map[string]string{"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
 		EnvSource: map[string]string{"MODE": "enterprise", "PATH": "project", "U": "user"},
 	}
-	if err := s.Update(ctx, "c1", func(sess *engine.Session) { *sess = want }); err != nil {
+	if err := s.Update(ctx, "c1", func(sess *session.Session) { *sess = want }); err != nil {
 		t.Fatal(err)
 	}
 	var data string

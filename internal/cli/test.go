@@ -51,9 +51,6 @@ stdin when FILE is "-" or not given.`,
 }
 
 func (o *testOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var in io.Reader = o.io.In
 	if o.payload != "-" {
 		f, err := os.Open(o.payload)
@@ -76,7 +73,7 @@ func (o *testOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer closeEngine()
-	d, matches, err := eng.DryRun(ctx, o.step, json.RawMessage(payload))
+	d, matches, err := h.DryRun(ctx, roots, o.step, payload, o.io.env)
 	if err != nil {
 		return dataErr("%v", err)
 	}

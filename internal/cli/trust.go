@@ -72,7 +72,7 @@ there, a matcher that can never match, a timeout in milliseconds, …), printing
 }
 
 func (o *trustOptions) run() error {
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil {
 		return err
 	}

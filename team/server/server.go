@@ -56,6 +56,7 @@ type Server struct {
 	tls     *tls.Config // nil: plain text
 	metrics *metrics
 	fleet   *fleet
+	pruner  *pruner
 	handler http.Handler
 }
 
@@ -80,6 +81,7 @@ func New(c Config) (*Server, error) {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s.fleet = newFleet(c.Store, s.log)
+	s.pruner = newPruner(c.Store, s.log)
 	switch {
 	case c.TLSCertFile != "" && c.TLSKeyFile != "":
 		pair, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)
