@@ -120,7 +120,8 @@ func (s *Server) routes() http.Handler {
 		return connect.WithHandlerOptions(
 			connect.WithReadMaxBytes(int(s.cfg.MaxRequestBytes)),
 			// Outermost first: the metrics see authentication failures.
-			connect.WithInterceptors(s.observe(), s.authenticate(need)),
+			connect.WithInterceptors(s.observe(), s.authenticate(need), refuseUnknown()),
+			connect.WithCodec(strictJSONCodecs[0]), connect.WithCodec(strictJSONCodecs[1]),
 			// A full answer of large scripts is worth compressing for
 			// clients that accept it; small ones are not.
 			connect.WithCompressMinBytes(4<<10),
