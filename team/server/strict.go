@@ -108,4 +108,3 @@ func join(path, name string) string {
 	}
 	return path + "." + name
 }
-
