@@ -156,6 +156,7 @@ func verbs() []func(*IO) *cobra.Command {
 		newSchemaCmd,
 		newServeCmd,
 		newSyncCmd,
+		newTeamCmd,
 		newTestCmd,
 		newTrustCmd,
 		newValidateCmd,
