@@ -145,12 +145,12 @@ func diffLines(x, y []string) []lineOp {
 				ops = append(ops, lineOp{' ', mx[i], head + i, head + j})
 				i++
 				j++
-			case j < len(my) && (i == len(mx) || lcs[i][j+1] >= lcs[i+1][j]):
-				ops = append(ops, lineOp{'+', my[j], head + i, head + j})
-				j++
-			default:
+			case i < len(mx) && (j == len(my) || lcs[i+1][j] >= lcs[i][j+1]):
 				ops = append(ops, lineOp{'-', mx[i], head + i, head + j})
 				i++
+			default:
+				ops = append(ops, lineOp{'+', my[j], head + i, head + j})
+				j++
 			}
 		}
 	}

@@ -286,7 +286,12 @@ func hookScript(h *config.Hook, root string) (string, []byte, error) {
 	if h.Type == config.TypePrompt {
 		return "", nil, errors.New("is a prompt hook: a team hook runs a script")
 	}
-	files := config.RunFilePaths(h.Command, h.Dir, root)
+	var files []string // the workspace's files the command names that are there
+	for _, f := range config.RunFilePaths(h.Command, h.Dir, root) {
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+			files = append(files, f)
+		}
+	}
 	if len(files) != 1 {
 		return "", nil, fmt.Errorf("runs %q, which names %d files of the workspace: a team hook runs one script, as ./NAME from the team's folder", h.Command, len(files))
 	}
