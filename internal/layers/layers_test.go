@@ -24,18 +24,19 @@ const module = "github.com/agenthooks/agenthooks"
 // the block in docs/architecture.md (section Layers) read bottom-up;
 // TestDocMatches holds the two together.
 var layers = [][]string{
-	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable"},
-	{"internal/jsonplain", "internal/front", "internal/resident"},
+	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable", "internal/settings"},
+	{"internal/jsonplain", "internal/client"},
 	{"event", "match", "audit", "llm", "hookshape"},
 	{"config", "trust", "sandbox"},
 	{"session"},
 	{"runner"},
 	{"engine"},
 	{"policy", "state", "team/..."},
-	{"agent", "export", "internal/install"},
+	{"agent", "export", "install"},
 	{"agent/..."},
 	{"agent/agents"},
 	{"host"},
+	{"internal/resident"},
 	{"internal/cli"},
 	{"cmd/agenthooks", "cmd/agenthooks-engine"},
 }
@@ -47,7 +48,7 @@ var leavesBeside = []string{"examples", "deploy"}
 // testOnly are test helpers and end-to-end tests: they may import anything,
 // and no library package may import them.
 var testOnly = []string{
-	"internal/needs", "internal/agenttest", "agent/agenttest", "internal/layers", "llm/llmtest",
+	"internal/needs", "internal/fakemodel", "agent/agenttest", "internal/layers", "llm/llmtest",
 	"team/teamsync/faketeam", "team/internal/pgtest", "e2e", "team/e2e",
 }
 

@@ -54,7 +54,7 @@ type teamServer struct {
 // startServer opens the database at url, makes the admin token on it
 // directly (as `agenthooks serve token create --admin` does) and serves
 // it, with root as the dashboard, until the test ends.
-func startServer(t *testing.T, url string, root http.Handler) *teamServer {
+func startServer(t testing.TB, url string, root http.Handler) *teamServer {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, url, store.Options{})

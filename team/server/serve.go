@@ -41,6 +41,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}()
 	// The fleet's last reports are written after the last request.
 	defer func() { stopFleet(); <-fleetDone }()
+	pctx, stopPruner := context.WithCancel(ctx)
+	prunerDone := make(chan struct{})
+	go func() {
+		defer close(prunerDone)
+		s.pruner.run(pctx)
+	}()
+	defer func() { stopPruner(); <-prunerDone }()
 	errc := make(chan error, 1)
 	go func() {
 		if s.tls != nil {

@@ -70,6 +70,7 @@ type Server struct {
 	tls     *tls.Config // nil: plain text
 	metrics *metrics
 	fleet   *fleet
+	pruner  *pruner
 	handler http.Handler
 }
 
@@ -97,6 +98,7 @@ func New(c Config) (*Server, error) {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s.fleet = newFleet(c.Store, s.log)
+	s.pruner = newPruner(c.Store, s.log)
 	switch {
 	case c.TLSCertFile != "" && c.TLSKeyFile != "":
 		pair, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)

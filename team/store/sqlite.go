@@ -13,6 +13,11 @@ import (
 // it fails.
 const SQLiteBusyTimeout = 10 * time.Second
 
+// SQLiteWALLimit is the size the WAL file is cut back to after a
+// checkpoint: a large write (a pruning, a fleet's flush) would otherwise
+// leave it at its largest size for good.
+const SQLiteWALLimit = 64 << 20
+
 // OpenSQLite opens (creating if needed, with mode 0600: it holds token
 // hashes and the scripts) the SQLite database at path, for one server
 // process. Several processes may share it, as the bootstrap commands do
@@ -22,7 +27,8 @@ const SQLiteBusyTimeout = 10 * time.Second
 // deadlock on a lock upgrade).
 func OpenSQLite(ctx context.Context, path string, o Options) (Store, error) {
 	o = o.withDefaults()
-	db, abs, err := sqlitedb.Open(ctx, path, sqlitedb.Options{BusyTimeout: SQLiteBusyTimeout, ForeignKeys: true})
+	db, abs, err := sqlitedb.Open(ctx, path, sqlitedb.Options{BusyTimeout: SQLiteBusyTimeout, ForeignKeys: true,
+		JournalSizeLimit: SQLiteWALLimit, IncrementalVacuum: true})
 	if err != nil {
 		return nil, err
 	}
@@ -44,4 +50,8 @@ var sqliteDialect = dialect{
 	// Deferred: the read takes no lock and sees one snapshot of the WAL.
 	readTx:   &sql.TxOptions{ReadOnly: true},
 	isUnique: sqlitedb.IsUniqueViolation,
+	// The agents are names of [a-z0-9-] (the server checks them), so
+	// quoting them makes a JSON array json_each can walk.
+	agentCounts: `SELECT a.value, COUNT(*) FROM machines m, json_each('["' || replace(m.agents, ',', '","') || '"]') AS a
+		WHERE m.team_id = ? AND m.agents <> '' GROUP BY a.value ORDER BY COUNT(*) DESC, a.value LIMIT ?`,
 }
