@@ -153,6 +153,7 @@ func verbs() []func(*IO) *cobra.Command {
 		newServeCmd,
 		newSettingsCmd,
 		newSyncCmd,
+		newTeamCmd,
 		newTestCmd,
 		newTrustCmd,
 		newValidateCmd,
