@@ -46,7 +46,7 @@ var sqliteDialect = dialect{
 	// AUTOINCREMENT: an id is never handed out again, even after the
 	// row with the highest id is deleted, so a deleted hook's history
 	// cannot be mistaken for a new hook's.
-	words: map[string]string{"id": "INTEGER PRIMARY KEY AUTOINCREMENT"},
+	words: map[string]string{"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "machines_fillfactor": ""},
 	// Deferred: the read takes no lock and sees one snapshot of the WAL.
 	readTx:   &sql.TxOptions{ReadOnly: true},
 	isUnique: sqlitedb.IsUniqueViolation,

@@ -1,0 +1,46 @@
+package store
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// benchFleet is the fleet size of BenchmarkRecordMachines: a flush of
+// every machine of a company of 100,000 developers, as the issue of
+// scale asks, with -args -bench.fleet=100000.
+var benchFleet = flag.Int("bench.fleet", 10_000, "machines in one fleet flush of BenchmarkRecordMachines")
+
+// BenchmarkRecordMachines times one fleet flush of benchFleet machines
+// that are already stored (each a newer report: the steady state), on
+// each backend.
+func BenchmarkRecordMachines(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := openT(b, be.url(b), Options{})
+			ctx := context.Background()
+			team := mustTeam(b, s, "fleet")
+			ms := make([]MachineReport, *benchFleet)
+			now := time.Now().UnixMilli()
+			for i := range ms {
+				ms[i] = MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%07d", i), Hostname: fmt.Sprintf("laptop-%d", i), OS: "Linux",
+					Version: "v1.4.0", InstalledRevision: 3, Agents: []string{"claude", "codex"}, TokenName: "laptops", LastSyncMs: now}
+			}
+			if err := s.RecordMachines(ctx, ms); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for n := range b.N {
+				for i := range ms {
+					ms[i].LastSyncMs = now + int64(n) + 1
+				}
+				if err := s.RecordMachines(ctx, ms); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/flush")
+		})
+	}
+}
