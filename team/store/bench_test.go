@@ -44,3 +44,36 @@ func BenchmarkRecordMachines(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkFleetView times what the fleet view reads for its first page
+// at benchFleet machines: the team's counts and one page of 100.
+func BenchmarkFleetView(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := openT(b, be.url(b), Options{})
+			ctx := context.Background()
+			team := mustTeam(b, s, "fleet")
+			ms := make([]MachineReport, *benchFleet)
+			now := time.Now()
+			for i := range ms {
+				ms[i] = MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%07d", i), Hostname: fmt.Sprintf("laptop-%d", i), OS: "Linux",
+					Version: []string{"v1.4.0", "v1.3.2", "v1.2.0"}[i%3], InstalledRevision: int64(i % 4), Agents: [][]string{{"claude"}, {"claude", "codex"}, {"cursor"}}[i%3],
+					TokenName: "laptops", LastSyncMs: now.Add(-time.Duration(i) * time.Second).UnixMilli()}
+			}
+			if err := s.RecordMachines(ctx, ms); err != nil {
+				b.Fatal(err)
+			}
+			staleBefore := now.Add(-24 * time.Hour).UnixMilli()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := s.CountMachines(ctx, team.ID, 3, staleBefore); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.ListMachines(ctx, MachineQuery{TeamID: team.ID, Revision: 3, StaleBeforeMs: staleBefore}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/view")
+		})
+	}
+}

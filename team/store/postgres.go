@@ -58,8 +58,6 @@ var postgresDialect = dialect{
 		var pe *pgconn.PgError
 		return errors.As(err, &pe) && pe.Code == "23505" // unique_violation
 	},
-	arrays: true,
-	agentCounts: `SELECT a.name, COUNT(*) FROM machines m CROSS JOIN unnest(string_to_array(m.agents, ',')) AS a(name)
-		WHERE m.team_id = ? GROUP BY a.name ORDER BY COUNT(*) DESC, a.name LIMIT ?`,
+	arrays:     true,
 	skipLocked: ` FOR UPDATE SKIP LOCKED`,
 }

@@ -50,8 +50,4 @@ var sqliteDialect = dialect{
 	// Deferred: the read takes no lock and sees one snapshot of the WAL.
 	readTx:   &sql.TxOptions{ReadOnly: true},
 	isUnique: sqlitedb.IsUniqueViolation,
-	// The agents are names of [a-z0-9-] (the server checks them), so
-	// quoting them makes a JSON array json_each can walk.
-	agentCounts: `SELECT a.value, COUNT(*) FROM machines m, json_each('["' || replace(m.agents, ',', '","') || '"]') AS a
-		WHERE m.team_id = ? AND m.agents <> '' GROUP BY a.value ORDER BY COUNT(*) DESC, a.value LIMIT ?`,
 }
