@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/internal/printable"
+	"github.com/agenthooks/agenthooks/runner"
 )
 
 type listOptions struct {
@@ -101,9 +101,6 @@ type listedProblem struct {
 }
 
 func (o *listOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	roots, err := workspaceRoots(nil, o.workspaces)
 	if err != nil {
 		return err
@@ -153,9 +150,9 @@ func listTimeout(h *config.Hook) (time.Duration, bool) {
 	case h.Timeout > 0:
 		return h.Timeout, false
 	case h.Type == config.TypePrompt:
-		return engine.DefaultPromptTimeout, true
+		return runner.DefaultPromptTimeout, true
 	default:
-		return engine.DefaultTimeout, true
+		return runner.DefaultTimeout, true
 	}
 }
 

@@ -82,9 +82,6 @@ func nearSubcommand(s string) (string, bool) {
 }
 
 func (o *policyOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 
 	payload, err := readPayload(o.io.In)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -73,7 +74,7 @@ func (s *IO) getenv(k string) string {
 	}
 	v := ""
 	for _, kv := range s.env {
-		if name, val, ok := strings.Cut(kv, "="); ok && envName(name) == envName(k) {
+		if name, val, ok := strings.Cut(kv, "="); ok && settings.Name(name) == settings.Name(k) {
 			v = val
 		}
 	}
@@ -155,6 +156,7 @@ func verbs() []func(*IO) *cobra.Command {
 		newRunCmd,
 		newSchemaCmd,
 		newServeCmd,
+		newSettingsCmd,
 		newSyncCmd,
 		newTestCmd,
 		newTrustCmd,
@@ -183,7 +185,7 @@ func Main(args []string) int {
 func Execute(s *IO, args []string) int { return ExecuteContext(context.Background(), s, args) }
 
 // servedVerbs are the verbs the resident engine runs for clients
-// (front.Served), by name.
+// (client.Served), by name.
 var servedVerbs = map[string]func(*IO) *cobra.Command{"run": newRunCmd, "policy": newPolicyCmd, "exec": newExecCmd}
 
 // executeServed runs a client's verb in the resident engine. The tree

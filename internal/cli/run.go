@@ -67,9 +67,6 @@ Steps: ` + stepList(),
 }
 
 func (o *runOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	payload, perr := readPayload(o.io.In)
 	o.warnMissingWorkspaces()
 	h := o.io.openHost(ctx)

@@ -76,9 +76,6 @@ func (o *runOptions) stepOrEvent(step cobra.PositionalArgs) cobra.PositionalArgs
 // agent expects (see docs/faults.md), never with agenthooks' own exit
 // codes.
 func (o *runOptions) runFrom(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	d := o.from.dialect
 	payload, perr := readPayload(o.io.In)
 	h := o.io.openHost(ctx)

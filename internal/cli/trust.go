@@ -65,7 +65,7 @@ added, changed or removed, with its old and new hash. --dry-run lists them and t
 }
 
 func (o *trustOptions) run() error {
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/agent/claude"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/llm"
@@ -72,9 +72,9 @@ func (o *validateOptions) run() error {
 				checked++
 				continue
 			}
-			if filepath.Base(dir) == ".claude" {
-				// A Claude Code settings file: its own format.
-				f := claude.Format.Parse(abs, data, claude.User, dir, dir)
+			if s, src, ok := settingsFileOf(abs); ok {
+				// Another agent's settings file: its own format.
+				f := s.Format.Parse(abs, data, src, dir, dir)
 				problems = append(problems, f.Problems...)
 				checked++
 				continue
@@ -185,4 +185,23 @@ func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config
 	return []config.Problem{{File: prompts[0].File, Severity: config.Warning,
 		Message: fmt.Sprintf("%d prompt hook(s) cannot reach a model (%s): each fails at every run, which lets its step through (%d of them failClosed, which block it instead)", len(prompts), msg, closed),
 		Fix:     fix}}
+}
+
+// settingsFileOf finds the agent whose settings file abs is (a project's
+// or the user's, under a folder up to three levels above it), through
+// the registry: validate reads it in that agent's format.
+func settingsFileOf(abs string) (*config.Settings, config.Source, bool) {
+	for _, a := range agents.All {
+		if a.Settings == nil {
+			continue
+		}
+		for _, f := range a.Settings.Files {
+			for r, i := filepath.Dir(abs), 0; i < 3; r, i = filepath.Dir(r), i+1 {
+				if filepath.Clean(f.Path(r)) == abs {
+					return a.Settings, f.Source, true
+				}
+			}
+		}
+	}
+	return nil, 0, false
 }

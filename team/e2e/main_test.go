@@ -20,7 +20,7 @@ import (
 	"github.com/agenthooks/agenthooks/team/internal/pgtest"
 	"github.com/agenthooks/agenthooks/team/server"
 	"github.com/agenthooks/agenthooks/team/store"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 	"github.com/agenthooks/agenthooks/team/teamv1/teamv1connect"
 )
 

@@ -57,6 +57,10 @@ type Store interface {
 	// Authenticate returns the live token whose secret is given, or
 	// ErrNotFound.
 	Authenticate(ctx context.Context, secret string) (Token, error)
+	// AuthenticateNow is Authenticate read from the database, never from
+	// the memo: an administrator's call is rare and may change anything,
+	// so a token revoked through any replica is refused at once.
+	AuthenticateNow(ctx context.Context, secret string) (Token, error)
 	// ListTokens returns the live tokens, of one team when teamID is
 	// not 0, oldest first.
 	ListTokens(ctx context.Context, teamID int64) ([]Token, error)
