@@ -77,3 +77,32 @@ func BenchmarkFleetView(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAddDecisions times one upload of 500 decisions (an upload's
+// most) on each backend.
+func BenchmarkAddDecisions(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := openT(b, be.url(b), Options{})
+			ctx := context.Background()
+			team := mustTeam(b, s, "audit")
+			if _, err := s.SetTeamAudit(ctx, team.ID, true, 30); err != nil {
+				b.Fatal(err)
+			}
+			now := time.Now().UnixMilli()
+			b.ResetTimer()
+			for n := range b.N {
+				ds := make([]Decision, 500)
+				for i := range ds {
+					ds[i] = Decision{MachineID: fmt.Sprint("m", i%50), Hostname: "laptop", RecordID: fmt.Sprintf("r%d-%d", n, i), AtMs: now,
+						Step: "beforeShellExecution", Outcome: "deny", Decision: "deny", ScriptName: "guard.sh", Agent: "claude",
+						What: "git push --force origin main", Message: "force pushes go through review"}
+				}
+				if got, err := s.AddDecisions(ctx, team.ID, ds); err != nil || got != len(ds) {
+					b.Fatalf("added %d of %d: %v", got, len(ds), err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*500), "µs/decision")
+		})
+	}
+}
