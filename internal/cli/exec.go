@@ -96,10 +96,7 @@ SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to the command. Exit status: t
 command's; 128+N when it died of signal N (or exec was interrupted before it ran);
 125 when the hooks could not be loaded; 126 when a hook denied it or asked and got no
 yes; 127 when its program was not found; 64 for a usage error.`,
-		Example: `  agenthooks exec -- git push origin main
-  agenthooks exec 'npm test 2>&1 | tail -n 20'
-  agenthooks exec --workspace ~/src/app -c 'make -j4'
-  AGENTHOOKS_CONVERSATION_ID=c42 agenthooks exec --ask=allow -- rm -rf build`,
+		Example: `  agenthooks exec -- ls -la`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			o.scriptSet = cmd.Flags().Changed("command")
 			return o.checkArgs(args)
