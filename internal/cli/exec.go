@@ -102,18 +102,7 @@ yes; 127 when its program was not found; 64 for a usage error.`,
   AGENTHOOKS_CONVERSATION_ID=c42 agenthooks exec --ask=allow -- rm -rf build`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			o.scriptSet = cmd.Flags().Changed("command")
-			if o.reportOnly {
-				return nil
-			}
-			if !o.scriptSet && len(args) == 0 {
-				return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
-			}
-			switch o.ask {
-			case askPrompt, askAllow, askDeny:
-			default:
-				return usageErr("--ask %q: must be prompt, allow or deny", o.ask)
-			}
-			return nil
+			return o.checkArgs(args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.args = args
@@ -143,6 +132,22 @@ yes; 127 when its program was not found; 64 for a usage error.`,
 	_ = f.MarkHidden("report")
 	cmd.MarkFlagsMutuallyExclusive("plan", "report")
 	return cmd
+}
+
+// checkArgs checks exec's command and --ask.
+func (o *execOptions) checkArgs(args []string) error {
+	if o.reportOnly {
+		return nil
+	}
+	if !o.scriptSet && len(args) == 0 {
+		return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
+	}
+	switch o.ask {
+	case askPrompt, askAllow, askDeny:
+	default:
+		return usageErr("--ask %q: must be prompt, allow or deny", o.ask)
+	}
+	return nil
 }
 
 // run gates the command, runs it, reports it, and ends with its status:
