@@ -24,8 +24,12 @@ func (p *bpfProg) label(name string) {
 	p.labels[name] = len(p.ins)
 }
 
-func (p *bpfProg) ld(off uint32) { p.add(unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off}) }
-func (p *bpfProg) and(k uint32) { p.add(unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: k}) }
+func (p *bpfProg) ld(off uint32) {
+	p.add(unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})
+}
+func (p *bpfProg) and(k uint32) {
+	p.add(unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: k})
+}
 func (p *bpfProg) ret(k uint32) { p.add(unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k}) }
 
 func (p *bpfProg) jump(op uint16, k uint32, jt, jf string) {
