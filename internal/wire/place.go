@@ -29,6 +29,7 @@ var clientOnly = map[string]bool{
 	"AGENTHOOKS_ENGINE_IDLE":  true,
 	"AGENTHOOKS_ENGINE_DEBUG": true,
 	"AGENTHOOKS_FRONT":        true,
+	SecretsFDEnv:              true,
 }
 
 // Settings returns the entries of env that an engine's behaviour depends
