@@ -26,7 +26,7 @@ func dial(path string, timeout time.Duration) (*conn, error) {
 	defer done()
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
-		return nil, fmt.Errorf("socket: %w", err)
+		return nil, fmt.Errorf("%w: %w", errNoSockets, err)
 	}
 	syscall.CloseOnExec(fd)
 	c := &conn{fd: fd}

@@ -172,5 +172,9 @@ func debugf(format string, a ...any) {
 // blockedMsg says why a step was refused without its hooks.
 const blockedMsg = "agenthooks: the step is blocked: no hooks could run"
 
+// errNoSockets: this process may not make a unix socket (the sandbox's
+// socket filter refuses it).
+var errNoSockets = errors.New("no unix socket may be made here")
+
 // errRefused is an engine's refusal to run a request.
 var errRefused = errors.New("refused")
