@@ -46,5 +46,6 @@ func (d *doctor) sandbox(h *host.Host) {
 			return
 		}
 		d.add(doctorCheck{Check: "sandbox", OK: true, Detail: "on: " + summary})
+		d.ownFolders(p)
 	}
 }

@@ -39,6 +39,9 @@ func (o *execOptions) sandboxFor(h *host.Host, roots []string) execSandbox {
 	l := h.Sandbox(roots)
 	var s execSandbox
 	for _, p := range l.Problems {
+		if err := l.Err(); err != nil && strings.HasPrefix(err.Error(), p.Error()) {
+			continue // said once, as the refusal
+		}
 		s.problems = append(s.problems, "agenthooks: "+p.Error())
 	}
 	if err := l.Err(); err != nil {
