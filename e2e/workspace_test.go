@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 )
 
 // denyMarker is in the deny reason of the workspace's hook, so a test can
@@ -157,7 +157,7 @@ func newWorkspace(t *testing.T) *workspace {
 	// workspace's state folder (XDG_RUNTIME_DIR is unset): they are
 	// stopped before it is removed (and before the race reports above
 	// are read, so theirs are too).
-	t.Cleanup(func() { agenttest.StopEngines(filepath.Join(w.Home, ".local", "state", "agenthooks", "run")) })
+	t.Cleanup(func() { fakemodel.StopEngines(filepath.Join(w.Home, ".local", "state", "agenthooks", "run")) })
 
 	// git: a shim that records every call, refuses push, and passes the
 	// rest to the real git (agents ask git about the project).

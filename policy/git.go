@@ -78,6 +78,10 @@ type GitScope struct {
 	// the configured aliases unknown. "" stands for a line holding only
 	// the command.
 	Line string
+	// Env is the environment the command runs in, whose git variables
+	// (HOME, PATH, GIT_CONFIG_GLOBAL, …) choose the configuration git
+	// is asked for; nil means this process's.
+	Env []string
 }
 
 // AnalyzeGitPushIn is AnalyzeGitPush following every alias git would:
@@ -96,20 +100,20 @@ func AnalyzeGitPushIn(ctx context.Context, c Command, s GitScope) GitPush {
 	} else {
 		li = &lineInfo{cmds: []Command{c}}
 	}
-	p, _ := analyzeGitPush(func() context.Context { return ctx }, &c, s.Dir, li)
+	p, _ := analyzeGitPush(func() context.Context { return ctx }, s.Env, &c, s.Dir, li)
 	return p
 }
 
-// analyzeGitPush reads c, a command of li, in dir; ctx gives the context
-// that bounds the runs of git, called only if git runs. cacheable is
+// analyzeGitPush reads c, a command of li, in dir, run with env; ctx
+// gives the context that bounds the runs of git, called only if git runs. cacheable is
 // false when the answer depends on more than the line (the configured
 // aliases, programs on disk).
-func analyzeGitPush(ctx func() context.Context, c *Command, dir string, li *lineInfo) (p GitPush, cacheable bool) {
+func analyzeGitPush(ctx func() context.Context, env []string, c *Command, dir string, li *lineInfo) (p GitPush, cacheable bool) {
 	name := progName(c.Name)
 	if name != "git" && name != "git-push" {
 		return GitPush{}, true
 	}
-	r := &gitResolver{ctx: ctx, li: li}
+	r := &gitResolver{ctx: ctx, env: env, li: li}
 	p = r.command(c, dir, 0)
 	return p, !r.consulted
 }

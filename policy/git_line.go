@@ -2,6 +2,8 @@ package policy
 
 import (
 	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
 // gitLine is what a command line does to git's aliases, read from all of
@@ -230,13 +232,7 @@ func selectsConfig(key string) bool {
 // gitEnvVar reports variables that decide which git configuration or
 // programs apply: the home directory, PATH (an external git-<name>
 // comes before an alias), and git's own.
-func gitEnvVar(name string) bool {
-	switch name {
-	case "HOME", "XDG_CONFIG_HOME", "PATH", "USERPROFILE", "HOMEDRIVE", "HOMEPATH":
-		return true
-	}
-	return strings.HasPrefix(name, "GIT_")
-}
+func gitEnvVar(name string) bool { return settings.GitVar(name) }
 
 // fileWriters are programs that write the files named in their
 // arguments; a git configuration file may be one of them.

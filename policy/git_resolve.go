@@ -26,6 +26,9 @@ var dynPush = GitPush{Push: true, Dynamic: true}
 type gitResolver struct {
 	// ctx bounds the runs of git; it is made only when git runs.
 	ctx func() context.Context
+	// env is the environment the command runs in (nil: this process's):
+	// git's variables in it choose the configuration and programs.
+	env []string
 	// li is the command's line: what it does to aliases is read from it
 	// only when an alias has to be looked up.
 	li *lineInfo
@@ -143,7 +146,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		// Installed (as a builtin's dashed link, a script or a program
 		// in PATH), it runs before any alias of its name.
 		r.consulted = true
-		if exists, known := externalExists(r.ctx(), sub); known && exists {
+		if exists, known := externalExists(r.ctx(), r.env, sub); known && exists {
 			return GitPush{}
 		}
 	}
@@ -161,7 +164,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 	}
 	if !gitKnown[sub] {
 		r.consulted = true
-		exists, known := externalExists(r.ctx(), sub)
+		exists, known := externalExists(r.ctx(), r.env, sub)
 		if inv.execPathUnknown || !known || exists {
 			return dynPush // git would run a program we cannot see, not the alias
 		}
@@ -198,7 +201,7 @@ func (r *gitResolver) candidates(name string, inv gitInv) ([]aliasDef, bool) {
 	if line.tainted || inv.noConfig || inv.dir == "" {
 		return nil, false
 	}
-	set, ok := configuredAliases(r.ctx(), gitLocation{dir: inv.dir, gitDir: inv.gitDir})
+	set, ok := configuredAliases(r.ctx(), r.env, gitLocation{dir: inv.dir, gitDir: inv.gitDir})
 	if !ok {
 		return nil, false
 	}

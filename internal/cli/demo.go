@@ -55,9 +55,6 @@ type demoStep struct {
 }
 
 func (o *demoOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	for _, tool := range []string{"bash", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("the example hooks need %s (block-git.sh uses bash and jq): install it, e.g. apt-get install %s", tool, tool)
@@ -124,11 +121,15 @@ func (o *demoOptions) run(ctx context.Context) error {
 		{"The agent stops a third time", event.Stop, stop},
 	}
 	for i, s := range steps {
-		d, err := eng.Run(ctx, s.step, s.payload)
+		payload, err := json.Marshal(s.payload)
 		if err != nil {
 			return err
 		}
-		showDemoStep(w, i+1, s, d)
+		rep := h.Run(ctx, host.Request{Step: s.step, Payload: payload, Workspaces: []string{ws}})
+		if rep.Fault != nil {
+			return rep.Fault
+		}
+		showDemoStep(w, i+1, s, rep.Decision)
 	}
 	fmt.Fprintf(w, "\n%d hooks ran (the demo keeps its log in memory: your own log is untouched).\n", len(eng.Log()))
 	if o.keep {

@@ -79,9 +79,6 @@ Each problem comes with its fix. The exit status is 1 when anything is off.`,
 }
 
 func (o *doctorOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	root := o.workspace
 	if root == "" {
 		root = o.io.dir

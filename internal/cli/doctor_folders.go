@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 
 	"github.com/agenthooks/agenthooks/internal/wire"
@@ -18,12 +17,12 @@ import (
 func (d *doctor) ownFolders(p sandbox.Policy) {
 	type folder struct{ what, path, risk string }
 	folders := []folder{
-		{"the trust store and config", trust.DefaultDir(), "trust its own workspace"},
+		{"the trust store and config", trust.DefaultDir(d.getenv), "trust its own workspace"},
 		{"the user's hooks and sandbox files", filepath.Join(d.home, ".cursor"), "change the user's hooks or loosen the user's sandbox.json"},
-		{"the state folder", state.DefaultDir(), "rewrite sessions and the execution log"},
+		{"the state folder", state.DefaultDir(d.getenv), "rewrite sessions and the execution log"},
 	}
 	if wire.Supported {
-		if dir, err := wire.Dir(os.Getenv); err == nil {
+		if dir, err := wire.Dir(d.getenv); err == nil {
 			folders = append(folders, folder{"the engine's folder", dir, "hold the engine's lock and keep it from starting"})
 		}
 	}

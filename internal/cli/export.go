@@ -123,7 +123,7 @@ func (o *exportOptions) run() error {
 	if err := o.check(); err != nil {
 		return err
 	}
-	home := config.DefaultLocations(nil).Home
+	home := config.DefaultLocations(o.io.getenv, nil).Home
 	in, err := o.input(home)
 	if err != nil {
 		return err
@@ -292,7 +292,7 @@ func (o *exportOptions) otherSources(in exportInput, home string) {
 			root = wd
 		}
 	}
-	loc := config.DefaultLocations([]string{root})
+	loc := config.DefaultLocations(o.io.getenv, []string{root})
 	loc.Home = home
 	for _, f := range config.Load(loc, nil).Files {
 		if f.Path == in.path || len(f.Hooks) == 0 {

@@ -64,7 +64,7 @@ type initTarget struct {
 
 func (o *initOptions) target() (initTarget, error) {
 	if !o.project {
-		home := config.DefaultLocations(nil).Home
+		home := config.DefaultLocations(o.io.getenv, nil).Home
 		if home == "" {
 			return initTarget{}, errors.New("init: no home directory (set HOME) to create ~/.cursor/hooks.json in")
 		}

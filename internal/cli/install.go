@@ -12,8 +12,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/internal/front"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
+	"github.com/agenthooks/agenthooks/internal/client"
 	"github.com/agenthooks/agenthooks/trust"
 )
 
@@ -206,7 +206,7 @@ func (o *installOptions) binaryPath() (string, error) {
 	p := o.binary
 	if p == "" {
 		// Started by the agenthooks client: the client is what agents run.
-		p = os.Getenv(front.EnvFront)
+		p = os.Getenv(client.EnvFront)
 	}
 	if p == "" {
 		p = os.Args[0]
@@ -223,7 +223,7 @@ func (o *installOptions) binaryPath() (string, error) {
 		return "", fmt.Errorf("binary %q: %w", p, err)
 	}
 	// Run as agenthooks-engine: agents run the client beside it.
-	if strings.TrimSuffix(filepath.Base(abs), ".exe") == front.EngineName && o.binary == "" {
+	if strings.TrimSuffix(filepath.Base(abs), ".exe") == client.EngineName && o.binary == "" {
 		client := filepath.Join(filepath.Dir(abs), "agenthooks"+filepath.Ext(abs))
 		if fi, err := os.Stat(client); err == nil && !fi.IsDir() {
 			abs = client
@@ -245,7 +245,7 @@ func (o *installOptions) binaryPath() (string, error) {
 // entries, which agenthooks never runs, so the review the user gave it
 // still holds. A file edited since that review keeps its old pin.
 func (o *installOptions) repin(root, path string, before []byte) {
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil || !store.Trusted(root) {
 		return
 	}

@@ -141,14 +141,11 @@ func parseWhen(flag, v string, now time.Time) (time.Time, error) {
 }
 
 func (o *logOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	q, err := o.query(time.Now())
 	if err != nil {
 		return err
 	}
-	opts, warnings := state.OptionsFromEnv()
+	opts, warnings := state.OptionsFrom(o.io.getenv)
 	for _, w := range warnings {
 		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}

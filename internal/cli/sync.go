@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 type syncOptions struct {

@@ -51,9 +51,6 @@ stdin when FILE is "-" or not given.`,
 }
 
 func (o *testOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var in io.Reader = o.io.In
 	if o.payload != "-" {
 		f, err := os.Open(o.payload)
@@ -76,7 +73,7 @@ func (o *testOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer closeEngine()
-	d, matches, err := eng.DryRun(ctx, o.step, json.RawMessage(payload))
+	d, matches, err := h.DryRun(ctx, roots, o.step, payload, o.io.env)
 	if err != nil {
 		return dataErr("%v", err)
 	}
@@ -148,6 +145,9 @@ func writeTrace(w io.Writer, step event.Step, d *engine.Decision, matches []engi
 			continue
 		}
 		fmt.Fprintf(w, "   answered  %s\n", answerText(o))
+		if o.Result.Warning != "" {
+			fmt.Fprintf(w, "   warning   %s\n", o.Result.Warning)
+		}
 		fmt.Fprintf(w, "   took      %s, exit %d\n", o.Result.Duration.Round(time.Microsecond*100), o.Result.ExitCode)
 		if s := strings.TrimSpace(string(o.Result.Stderr)); s != "" {
 			fmt.Fprintf(w, "   stderr    %s\n", strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\n", "\n             "))
@@ -177,6 +177,7 @@ type traceHook struct {
 	Response   json.RawMessage `json:"response,omitempty"`
 	Failure    string          `json:"failure,omitempty"`
 	Detail     string          `json:"detail,omitempty"`
+	Warning    string          `json:"warning,omitempty"`
 	ExitCode   int             `json:"exit_code"`
 	DurationMS float64         `json:"duration_ms"`
 	Stderr     string          `json:"stderr,omitempty"`
@@ -188,6 +189,7 @@ func writeTraceJSON(w io.Writer, step event.Step, d *engine.Decision, matches []
 		t := traceHook{Source: m.Hook.Source.String(), ID: m.Hook.ID(), Command: m.Hook.Command, Prompt: m.Hook.Prompt, Matched: m.Matched, Match: matchReason(m)}
 		if o := outcomeOf(d, m); o != nil {
 			t.Ran, t.Said, t.Failure, t.Detail, t.ExitCode = true, o.Said, string(o.Result.Failure), o.Result.Detail, o.Result.ExitCode
+			t.Warning = o.Result.Warning
 			t.DurationMS = float64(o.Result.Duration.Microseconds()) / 1000
 			t.Stderr = strings.ToValidUTF8(string(o.Result.Stderr), "\uFFFD")
 			if o.Result.Response != nil {

@@ -23,6 +23,7 @@ type trustOptions struct {
 	revoke bool
 	list   bool
 	dryRun bool
+	force  bool
 }
 
 func newTrustCmd(s *IO) *cobra.Command {
@@ -39,7 +40,12 @@ python3 hooks/g.py, agenthooks policy .cursor/policies/p.yaml). When a pinned fi
 review it and trust the workspace again.
 
 Before it trusts, it lists what changed since the workspace was last trusted: each file
-added, changed or removed, with its old and new hash. --dry-run lists them and trusts nothing.`,
+added, changed or removed, with its old and new hash. --dry-run lists them and trusts nothing.
+
+It refuses a workspace whose hooks hold a mistake that silently disarms a guard (what
+agenthooks validate reports as an error: a misspelt step or key, a script that is not
+there, a matcher that can never match, a timeout in milliseconds, …), printing each;
+--force trusts it anyway.`,
 		Example: `  agenthooks trust
   agenthooks trust ~/src/app
   agenthooks trust --dry-run ~/src/app
@@ -61,11 +67,12 @@ added, changed or removed, with its old and new hash. --dry-run lists them and t
 	cmd.Flags().BoolVar(&o.revoke, "revoke", false, "stop trusting the workspace")
 	cmd.Flags().BoolVar(&o.list, "list", false, "list trusted workspaces and their pinned files")
 	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "show what changed since the workspace was trusted, and trust nothing")
+	cmd.Flags().BoolVar(&o.force, "force", false, "trust even with mistakes that disarm a guard (validate lists them)")
 	return cmd
 }
 
 func (o *trustOptions) run() error {
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil {
 		return err
 	}
@@ -94,6 +101,9 @@ func (o *trustOptions) run() error {
 		return fmt.Errorf("trust: %w", err)
 	}
 	o.showChanges(store, root, pins)
+	if err := o.refuseDisarmed(root); err != nil {
+		return err
+	}
 	if o.dryRun {
 		return nil
 	}
@@ -187,4 +197,26 @@ func sizeOf(p string) string {
 		return fmt.Sprintf("  (%d bytes)", fi.Size())
 	}
 	return ""
+}
+
+// refuseDisarmed prints the workspace's mistakes that disarm a guard
+// (config.Disarming, the rule validate applies) and refuses to trust it
+// while there are any, unless --force (or --dry-run, which trusts
+// nothing).
+func (o *trustOptions) refuseDisarmed(root string) error {
+	env := o.io.env
+	if env == nil {
+		env = os.Environ()
+	}
+	bad := config.Disarming(config.ProjectProblems(root, env))
+	if len(bad) == 0 {
+		return nil
+	}
+	for _, p := range bad {
+		fmt.Fprintln(o.io.Err, p.Error())
+	}
+	if o.force || o.dryRun {
+		return nil
+	}
+	return fmt.Errorf("trust: not trusted: %d mistake(s) above would disarm a guard; fix them, or run \"agenthooks trust --force %s\" to trust them as they are", len(bad), root)
 }

@@ -1,6 +1,10 @@
 package wire
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
+)
 
 // agenthooks' own secrets (docs/sandbox.md, "Secrets stay home"): the
 // team token, and the model key of the variable AGENTHOOKS_LLM_API_KEY_ENV
@@ -10,15 +14,14 @@ import "strings"
 // that /proc/PID/environ, which shows a process's initial environment to
 // every process of the user's, never holds them.
 const (
-	TeamTokenEnv = "AGENTHOOKS_TEAM_TOKEN"
-	keyEnvVar    = "AGENTHOOKS_LLM_API_KEY_ENV"
+	keyEnvVar = settings.LLMAPIKeyEnv
 	// SecretsFDEnv names the descriptor the secrets are read from.
-	SecretsFDEnv = "AGENTHOOKS_SECRETS_FD"
+	SecretsFDEnv = settings.SecretsFD
 )
 
 // SecretNames are the variables of env that hold agenthooks' secrets.
 func SecretNames(env []string) []string {
-	names := []string{TeamTokenEnv}
+	names := []string{settings.TeamToken}
 	for i := len(env) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(env[i], keyEnvVar+"="); ok {
 			switch v = strings.TrimSpace(v); {
