@@ -30,7 +30,7 @@ func seatbeltProfile(r fsRules, openNet bool, proxyPort int) string {
 	// Never a unix socket: the daemons behind them (the resident engine,
 	// ssh-agent, Docker) act outside the sandbox for whoever connects.
 	if openNet {
-		b.WriteString("(allow network* (remote ip))\n(allow network* (local ip))\n")
+		b.WriteString("(allow network* (remote ip \"*:*\"))\n(allow network* (local ip \"*:*\"))\n")
 	} else {
 		b.WriteString("(allow network-outbound (remote tcp \"localhost:" + strconv.Itoa(proxyPort) + "\"))\n")
 	}

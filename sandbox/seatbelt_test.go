@@ -23,7 +23,7 @@ func TestSeatbeltProfile(t *testing.T) {
 		}
 	}
 	open := seatbeltProfile(Policy{Type: WorkspaceReadwrite, Roots: []string{"/w"}, ReadBoundary: ReadSystem}.files(env{}), true, 0)
-	if !strings.Contains(open, "(allow network* (remote ip))") || strings.Contains(open, "unix-socket") || strings.Contains(open, "(allow network*)") || !strings.Contains(open, "(allow file-read*)\n") {
+	if !strings.Contains(open, `(allow network* (remote ip "*:*"))`) || strings.Contains(open, "unix-socket") || strings.Contains(open, "(allow network*)") || !strings.Contains(open, "(allow file-read*)\n") {
 		t.Errorf("an open policy's profile:\n%s", open)
 	}
 }
