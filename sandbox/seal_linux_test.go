@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -261,7 +262,7 @@ func TestSealReplacedSocketFails(t *testing.T) {
 func TestSealSquattedSocketIsNotTrusted(t *testing.T) {
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
-		t.Skip("needs setpriv")
+		needs.Missing(t, "needs setpriv (util-linux)")
 	}
 	for _, c := range []struct {
 		name     string
@@ -378,7 +379,7 @@ func (w *sealWorld) becomeUser() {
 	w.t.Helper()
 	setpriv, err := exec.LookPath("setpriv")
 	if err != nil {
-		w.t.Skip("needs setpriv to run as a user")
+		needs.Missing(w.t, "needs setpriv (util-linux) to run as a user")
 	}
 	for d := w.root; d != "/"; d = filepath.Dir(d) {
 		os.Chmod(d, 0o755)
