@@ -11,13 +11,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Landlock ABI versions the sandbox needs: files from 1, TCP ports from
-// 4, and from 6 the scopes that keep a command from signalling processes
-// outside the sandbox and from reaching their abstract unix sockets.
+// Landlock ABI versions the sandbox needs: files from 1 (TCP ports came
+// in 4), and from 6 the scopes that keep a command from signalling
+// processes outside the sandbox and from reaching their abstract unix
+// sockets. 6 is what every sandbox needs.
 const (
-	abiFiles   = 1
-	abiNetwork = 4
-	abiScopes  = 6
+	abiFiles  = 1
+	abiScopes = 6
 )
 
 // Supported says whether this kernel can enforce p: Landlock for files,
@@ -31,9 +31,6 @@ func Supported(p Policy) error {
 	}
 	if abi < abiScopes {
 		return fmt.Errorf("this kernel's Landlock (ABI %d) cannot keep a command from signalling processes outside the sandbox; the sandbox needs ABI %d (Linux 6.12)", abi, abiScopes)
-	}
-	if !p.Network.Open() && abi < abiNetwork {
-		return fmt.Errorf("this kernel's Landlock (ABI %d) cannot restrict TCP connections; the network policy needs ABI %d (Linux 6.7)", abi, abiNetwork)
 	}
 	if socketFilter(!p.Network.Open()) == nil {
 		return fmt.Errorf("agenthooks has no socket filter for %s, which the sandbox needs", runtime.GOARCH)
@@ -54,8 +51,8 @@ func enter(j job, path string, argv, envv []string) error {
 		return errors.New("this kernel's Landlock cannot scope signals and abstract sockets")
 	}
 	open := p.Network.Open()
-	if !open && (abi < abiNetwork || j.ProxyPort <= 0) {
-		return errors.New("the network policy cannot be enforced: no TCP rules or no proxy")
+	if !open && j.ProxyPort <= 0 {
+		return errors.New("the network policy cannot be enforced: no proxy")
 	}
 	cfg := landlock.Config{HandledAccessFS: landlock.V7.HandledAccessFS, Scoped: landlock.V7.Scoped}
 	if !open {
