@@ -267,9 +267,18 @@ func newAPIMachinesCmd(o *teamOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := call(cmd.Context(), c.ListMachines, &teamv1.ListMachinesRequest{TeamId: id})
-			if err != nil {
-				return err
+			// Every page, in machine id order.
+			res := &teamv1.ListMachinesResponse{}
+			for token := ""; ; {
+				page, err := call(cmd.Context(), c.ListMachines, &teamv1.ListMachinesRequest{TeamId: id, PageSize: 1000, PageToken: token})
+				if err != nil {
+					return err
+				}
+				res.Machines = append(res.Machines, page.GetMachines()...)
+				res.Revision, res.Counts = page.GetRevision(), page.GetCounts()
+				if token = page.GetNextPageToken(); token == "" {
+					break
+				}
 			}
 			if o.json {
 				return o.printJSON(o.io.Out, res)
