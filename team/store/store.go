@@ -306,7 +306,12 @@ type Decision struct {
 	ConversationID string
 	What           string
 	Message        string
-	ReceivedAtMs   int64
+	// ReceivedAtMs is when the server received it (the store sets it);
+	// AtMs is the member's own time.
+	ReceivedAtMs int64
+	// TokenID is the member token that sent it; the store binds the
+	// machine id to the first token that sends under it.
+	TokenID int64
 }
 
 // DecisionFilter selects decisions; empty fields match everything.
@@ -314,6 +319,7 @@ type DecisionFilter struct {
 	TeamID                       int64
 	ScriptName, MachineID, Agent string
 	Step                         string
+	TokenID                      int64
 	SinceMs, UntilMs             int64
 	Limit                        int // 0: DefaultHistoryLimit; capped at MaxHistoryLimit
 }
@@ -326,6 +332,11 @@ var (
 	// ErrAuditOff refuses decisions for a team that did not turn its
 	// audit on.
 	ErrAuditOff = errors.New("the team's audit is off")
+	// ErrMachineTaken refuses decisions sent under a machine id that
+	// another token reported first.
+	ErrMachineTaken = errors.New("the machine id belongs to another token")
+	// ErrQuota refuses decisions past a token's daily volume.
+	ErrQuota = errors.New("the token's daily volume of decisions is used up")
 )
 
 // ValidationError is input the store refuses: which field, what is

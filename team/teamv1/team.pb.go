@@ -448,8 +448,13 @@ type Decision struct {
 	// message is what the hook told the user or the agent (redacted, at most 4 KiB).
 	Message string `protobuf:"bytes,10,opt,name=message,proto3" json:"message,omitempty"`
 	// machine_id is set by the server from the upload.
-	MachineId     string `protobuf:"bytes,11,opt,name=machine_id,json=machineId,proto3" json:"machine_id,omitempty"`
-	Hostname      string `protobuf:"bytes,12,opt,name=hostname,proto3" json:"hostname,omitempty"`
+	MachineId string `protobuf:"bytes,11,opt,name=machine_id,json=machineId,proto3" json:"machine_id,omitempty"`
+	Hostname  string `protobuf:"bytes,12,opt,name=hostname,proto3" json:"hostname,omitempty"`
+	// received_at_unix_ms is when the server received it (lists order by
+	// it); at_unix_ms is the machine's own time. Set by the server.
+	ReceivedAtUnixMs int64 `protobuf:"varint,13,opt,name=received_at_unix_ms,json=receivedAtUnixMs,proto3" json:"received_at_unix_ms,omitempty"`
+	// token_id is the member token that sent it. Set by the server.
+	TokenId       int64 `protobuf:"varint,14,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -568,6 +573,20 @@ func (x *Decision) GetHostname() string {
 	return ""
 }
 
+func (x *Decision) GetReceivedAtUnixMs() int64 {
+	if x != nil {
+		return x.ReceivedAtUnixMs
+	}
+	return 0
+}
+
+func (x *Decision) GetTokenId() int64 {
+	if x != nil {
+		return x.TokenId
+	}
+	return 0
+}
+
 type UploadDecisionsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Machine       *Machine               `protobuf:"bytes,1,opt,name=machine,proto3" json:"machine,omitempty"`
@@ -623,7 +642,12 @@ func (x *UploadDecisionsRequest) GetDecisions() []*Decision {
 type UploadDecisionsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// accepted counts the decisions stored now (not those already stored).
-	Accepted      int32 `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"`
+	Accepted int32 `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"`
+	// refused counts the decisions not stored because of their time: more
+	// than 5 minutes ahead of the server's clock, or before the team's
+	// retention; refusals says why, for the first ten.
+	Refused       int32    `protobuf:"varint,2,opt,name=refused,proto3" json:"refused,omitempty"`
+	Refusals      []string `protobuf:"bytes,3,rep,name=refusals,proto3" json:"refusals,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -663,6 +687,20 @@ func (x *UploadDecisionsResponse) GetAccepted() int32 {
 		return x.Accepted
 	}
 	return 0
+}
+
+func (x *UploadDecisionsResponse) GetRefused() int32 {
+	if x != nil {
+		return x.Refused
+	}
+	return 0
+}
+
+func (x *UploadDecisionsResponse) GetRefusals() []string {
+	if x != nil {
+		return x.Refusals
+	}
+	return nil
 }
 
 type Team struct {
@@ -1363,7 +1401,9 @@ type ListDecisionsRequest struct {
 	SinceUnixMs int64  `protobuf:"varint,6,opt,name=since_unix_ms,json=sinceUnixMs,proto3" json:"since_unix_ms,omitempty"`
 	UntilUnixMs int64  `protobuf:"varint,7,opt,name=until_unix_ms,json=untilUnixMs,proto3" json:"until_unix_ms,omitempty"`
 	// limit is at most 1000; 0 means 100.
-	Limit         int32 `protobuf:"varint,8,opt,name=limit,proto3" json:"limit,omitempty"`
+	Limit int32 `protobuf:"varint,8,opt,name=limit,proto3" json:"limit,omitempty"`
+	// token_id keeps the decisions one member token sent.
+	TokenId       int64 `protobuf:"varint,9,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1450,6 +1490,13 @@ func (x *ListDecisionsRequest) GetUntilUnixMs() int64 {
 func (x *ListDecisionsRequest) GetLimit() int32 {
 	if x != nil {
 		return x.Limit
+	}
+	return 0
+}
+
+func (x *ListDecisionsRequest) GetTokenId() int64 {
+	if x != nil {
+		return x.TokenId
 	}
 	return 0
 }
@@ -2965,7 +3012,7 @@ const file_team_proto_rawDesc = "" +
 	"\tunchanged\x18\x04 \x01(\bR\tunchanged\x12\x1b\n" +
 	"\tteam_name\x18\x05 \x01(\tR\bteamName\x12\x14\n" +
 	"\x05audit\x18\x06 \x01(\bR\x05audit\x12!\n" +
-	"\fsandbox_json\x18\a \x01(\tR\vsandboxJson\"\xcb\x02\n" +
+	"\fsandbox_json\x18\a \x01(\tR\vsandboxJson\"\x95\x03\n" +
 	"\bDecision\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\n" +
@@ -2982,12 +3029,16 @@ const file_team_proto_rawDesc = "" +
 	" \x01(\tR\amessage\x12\x1d\n" +
 	"\n" +
 	"machine_id\x18\v \x01(\tR\tmachineId\x12\x1a\n" +
-	"\bhostname\x18\f \x01(\tR\bhostname\"\x8b\x01\n" +
+	"\bhostname\x18\f \x01(\tR\bhostname\x12-\n" +
+	"\x13received_at_unix_ms\x18\r \x01(\x03R\x10receivedAtUnixMs\x12\x19\n" +
+	"\btoken_id\x18\x0e \x01(\x03R\atokenId\"\x8b\x01\n" +
 	"\x16UploadDecisionsRequest\x125\n" +
 	"\amachine\x18\x01 \x01(\v2\x1b.agenthooks.team.v1.MachineR\amachine\x12:\n" +
-	"\tdecisions\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"5\n" +
+	"\tdecisions\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"k\n" +
 	"\x17UploadDecisionsResponse\x12\x1a\n" +
-	"\baccepted\x18\x01 \x01(\x05R\baccepted\"\xde\x01\n" +
+	"\baccepted\x18\x01 \x01(\x05R\baccepted\x12\x18\n" +
+	"\arefused\x18\x02 \x01(\x05R\arefused\x12\x1a\n" +
+	"\brefusals\x18\x03 \x03(\tR\brefusals\"\xde\x01\n" +
 	"\x04Team\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1a\n" +
@@ -3038,7 +3089,7 @@ const file_team_proto_rawDesc = "" +
 	"\x06agents\x18\x05 \x03(\v2\x1d.agenthooks.team.v1.NameCountR\x06agents\";\n" +
 	"\tNameCount\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
-	"\bmachines\x18\x02 \x01(\x03R\bmachines\"\xf7\x01\n" +
+	"\bmachines\x18\x02 \x01(\x03R\bmachines\"\x92\x02\n" +
 	"\x14ListDecisionsRequest\x12\x17\n" +
 	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x1f\n" +
 	"\vscript_name\x18\x02 \x01(\tR\n" +
@@ -3049,7 +3100,8 @@ const file_team_proto_rawDesc = "" +
 	"\x04step\x18\x05 \x01(\tR\x04step\x12\"\n" +
 	"\rsince_unix_ms\x18\x06 \x01(\x03R\vsinceUnixMs\x12\"\n" +
 	"\runtil_unix_ms\x18\a \x01(\x03R\vuntilUnixMs\x12\x14\n" +
-	"\x05limit\x18\b \x01(\x05R\x05limit\"S\n" +
+	"\x05limit\x18\b \x01(\x05R\x05limit\x12\x19\n" +
+	"\btoken_id\x18\t \x01(\x03R\atokenId\"S\n" +
 	"\x15ListDecisionsResponse\x12:\n" +
 	"\tdecisions\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"'\n" +
 	"\x11CreateTeamRequest\x12\x12\n" +
