@@ -67,8 +67,8 @@ const (
 	// DefaultUploadRate is a token's uploads a second: a sync sends at
 	// most a few, so this is many machines sharing one token at once.
 	DefaultUploadRate = 20.0
-	headerTimeout      = 10 * time.Second
-	idleTimeout        = time.Minute
+	headerTimeout     = 10 * time.Second
+	idleTimeout       = time.Minute
 )
 
 // Server is a configured team hooks server.
