@@ -126,7 +126,9 @@ var migrations = []string{
 	// which the server bounds when it receives it). Each decision
 	// names the token that sent it; a machine id belongs to the token
 	// that first reported it; each token's decisions are counted per day
-	// (UTC) for its daily volume.
+	// (UTC) for its daily volume. Each history row keeps the hook's script
+	// and options as the change left them, so a revision can be shown as
+	// a diff.
 	`ALTER TABLE decisions ADD COLUMN token_id BIGINT NOT NULL DEFAULT 0;
 	CREATE INDEX decisions_rx_machine ON decisions(team_id, machine_id, received_at, at, id);
 	CREATE INDEX decisions_rx_agent ON decisions(team_id, agent, received_at, at, id);
@@ -144,6 +146,8 @@ var migrations = []string{
 		token_id   BIGINT NOT NULL,
 		PRIMARY KEY (team_id, machine_id)
 	);
+	ALTER TABLE history ADD COLUMN script_content TEXT NOT NULL DEFAULT '';
+	ALTER TABLE history ADD COLUMN options TEXT NOT NULL DEFAULT '';
 	CREATE TABLE token_uploads (
 		token_id  BIGINT NOT NULL,
 		day       BIGINT NOT NULL,

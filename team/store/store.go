@@ -51,6 +51,9 @@ type Store interface {
 	// ReplaceHooks makes hooks the team's whole set as one revision (see
 	// sqlStore.ReplaceHooks); changed is false when it changed nothing.
 	ReplaceHooks(ctx context.Context, actor string, teamID int64, hooks []Hook, expectRevision int64) (snap Snapshot, changed bool, err error)
+	// RevisionChanges returns the changes that made one revision of a
+	// team, each with the script and options before and after it.
+	RevisionChanges(ctx context.Context, teamID, revision int64) ([]RevisionChange, error)
 	// History returns a team's hook changes, newest first.
 	History(ctx context.Context, f HistoryFilter) ([]Change, error)
 

@@ -2969,6 +2969,193 @@ func (x *SetTeamHooksResponse) GetChanged() bool {
 	return false
 }
 
+type DiffRevisionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TeamId        int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	Revision      int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DiffRevisionRequest) Reset() {
+	*x = DiffRevisionRequest{}
+	mi := &file_team_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DiffRevisionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DiffRevisionRequest) ProtoMessage() {}
+
+func (x *DiffRevisionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DiffRevisionRequest.ProtoReflect.Descriptor instead.
+func (*DiffRevisionRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *DiffRevisionRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *DiffRevisionRequest) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+type DiffRevisionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Changes       []*RevisionChange      `protobuf:"bytes,1,rep,name=changes,proto3" json:"changes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DiffRevisionResponse) Reset() {
+	*x = DiffRevisionResponse{}
+	mi := &file_team_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DiffRevisionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DiffRevisionResponse) ProtoMessage() {}
+
+func (x *DiffRevisionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DiffRevisionResponse.ProtoReflect.Descriptor instead.
+func (*DiffRevisionResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *DiffRevisionResponse) GetChanges() []*RevisionChange {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
+}
+
+// RevisionChange is one change of a revision: a hook created, updated,
+// turned on or off, deleted, or the team's sandbox.json replaced.
+type RevisionChange struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Change *HookChange            `protobuf:"bytes,1,opt,name=change,proto3" json:"change,omitempty"`
+	// before_script and after_script are the script (or sandbox.json)
+	// before and after the change; empty where there is none.
+	BeforeScript string `protobuf:"bytes,2,opt,name=before_script,json=beforeScript,proto3" json:"before_script,omitempty"`
+	AfterScript  string `protobuf:"bytes,3,opt,name=after_script,json=afterScript,proto3" json:"after_script,omitempty"`
+	// before_options and after_options are the hook's step, matcher,
+	// timeout, failClosed, active and systems, as JSON.
+	BeforeOptions string `protobuf:"bytes,4,opt,name=before_options,json=beforeOptions,proto3" json:"before_options,omitempty"`
+	AfterOptions  string `protobuf:"bytes,5,opt,name=after_options,json=afterOptions,proto3" json:"after_options,omitempty"`
+	// recorded is false for a change made before the history kept scripts.
+	Recorded      bool `protobuf:"varint,6,opt,name=recorded,proto3" json:"recorded,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevisionChange) Reset() {
+	*x = RevisionChange{}
+	mi := &file_team_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevisionChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevisionChange) ProtoMessage() {}
+
+func (x *RevisionChange) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevisionChange.ProtoReflect.Descriptor instead.
+func (*RevisionChange) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *RevisionChange) GetChange() *HookChange {
+	if x != nil {
+		return x.Change
+	}
+	return nil
+}
+
+func (x *RevisionChange) GetBeforeScript() string {
+	if x != nil {
+		return x.BeforeScript
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetAfterScript() string {
+	if x != nil {
+		return x.AfterScript
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetBeforeOptions() string {
+	if x != nil {
+		return x.BeforeOptions
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetAfterOptions() string {
+	if x != nil {
+		return x.AfterOptions
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetRecorded() bool {
+	if x != nil {
+		return x.Recorded
+	}
+	return false
+}
+
 var File_team_proto protoreflect.FileDescriptor
 
 const file_team_proto_rawDesc = "" +
@@ -3187,10 +3374,22 @@ const file_team_proto_rawDesc = "" +
 	"\x14SetTeamHooksResponse\x122\n" +
 	"\x05hooks\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12\x1a\n" +
 	"\brevision\x18\x02 \x01(\x03R\brevision\x12\x18\n" +
-	"\achanged\x18\x03 \x01(\bR\achanged2\xeb\x01\n" +
+	"\achanged\x18\x03 \x01(\bR\achanged\"J\n" +
+	"\x13DiffRevisionRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x1a\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\"T\n" +
+	"\x14DiffRevisionResponse\x12<\n" +
+	"\achanges\x18\x01 \x03(\v2\".agenthooks.team.v1.RevisionChangeR\achanges\"\xf8\x01\n" +
+	"\x0eRevisionChange\x126\n" +
+	"\x06change\x18\x01 \x01(\v2\x1e.agenthooks.team.v1.HookChangeR\x06change\x12#\n" +
+	"\rbefore_script\x18\x02 \x01(\tR\fbeforeScript\x12!\n" +
+	"\fafter_script\x18\x03 \x01(\tR\vafterScript\x12%\n" +
+	"\x0ebefore_options\x18\x04 \x01(\tR\rbeforeOptions\x12#\n" +
+	"\rafter_options\x18\x05 \x01(\tR\fafterOptions\x12\x1a\n" +
+	"\brecorded\x18\x06 \x01(\bR\brecorded2\xeb\x01\n" +
 	"\x10TeamHooksService\x12f\n" +
 	"\fGetTeamHooks\x12'.agenthooks.team.v1.GetTeamHooksRequest\x1a(.agenthooks.team.v1.GetTeamHooksResponse\"\x03\x90\x02\x01\x12o\n" +
-	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xaf\f\n" +
+	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\x97\r\n" +
 	"\fAdminService\x12[\n" +
 	"\n" +
 	"CreateTeam\x12%.agenthooks.team.v1.CreateTeamRequest\x1a&.agenthooks.team.v1.CreateTeamResponse\x12]\n" +
@@ -3212,7 +3411,8 @@ const file_team_proto_rawDesc = "" +
 	"\x0eSetTeamSandbox\x12).agenthooks.team.v1.SetTeamSandboxRequest\x1a*.agenthooks.team.v1.SetTeamSandboxResponse\x12f\n" +
 	"\fListMachines\x12'.agenthooks.team.v1.ListMachinesRequest\x1a(.agenthooks.team.v1.ListMachinesResponse\"\x03\x90\x02\x01\x12i\n" +
 	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01\x12a\n" +
-	"\fSetTeamHooks\x12'.agenthooks.team.v1.SetTeamHooksRequest\x1a(.agenthooks.team.v1.SetTeamHooksResponseB5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
+	"\fSetTeamHooks\x12'.agenthooks.team.v1.SetTeamHooksRequest\x1a(.agenthooks.team.v1.SetTeamHooksResponse\x12f\n" +
+	"\fDiffRevision\x12'.agenthooks.team.v1.DiffRevisionRequest\x1a(.agenthooks.team.v1.DiffRevisionResponse\"\x03\x90\x02\x01B5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
 
 var (
 	file_team_proto_rawDescOnce sync.Once
@@ -3226,7 +3426,7 @@ func file_team_proto_rawDescGZIP() []byte {
 	return file_team_proto_rawDescData
 }
 
-var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_team_proto_goTypes = []any{
 	(*TeamHook)(nil),                // 0: agenthooks.team.v1.TeamHook
 	(*GetTeamHooksRequest)(nil),     // 1: agenthooks.team.v1.GetTeamHooksRequest
@@ -3274,6 +3474,9 @@ var file_team_proto_goTypes = []any{
 	(*RevokeTokenResponse)(nil),     // 43: agenthooks.team.v1.RevokeTokenResponse
 	(*SetTeamHooksRequest)(nil),     // 44: agenthooks.team.v1.SetTeamHooksRequest
 	(*SetTeamHooksResponse)(nil),    // 45: agenthooks.team.v1.SetTeamHooksResponse
+	(*DiffRevisionRequest)(nil),     // 46: agenthooks.team.v1.DiffRevisionRequest
+	(*DiffRevisionResponse)(nil),    // 47: agenthooks.team.v1.DiffRevisionResponse
+	(*RevisionChange)(nil),          // 48: agenthooks.team.v1.RevisionChange
 }
 var file_team_proto_depIdxs = []int32{
 	2,  // 0: agenthooks.team.v1.GetTeamHooksRequest.machine:type_name -> agenthooks.team.v1.Machine
@@ -3302,47 +3505,51 @@ var file_team_proto_depIdxs = []int32{
 	37, // 23: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
 	0,  // 24: agenthooks.team.v1.SetTeamHooksRequest.hooks:type_name -> agenthooks.team.v1.TeamHook
 	0,  // 25: agenthooks.team.v1.SetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
-	1,  // 26: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
-	5,  // 27: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
-	19, // 28: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
-	21, // 29: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
-	23, // 30: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
-	25, // 31: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
-	27, // 32: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
-	29, // 33: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
-	31, // 34: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
-	35, // 35: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
-	38, // 36: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
-	40, // 37: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
-	42, // 38: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
-	10, // 39: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
-	8,  // 40: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
-	13, // 41: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
-	17, // 42: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
-	44, // 43: agenthooks.team.v1.AdminService.SetTeamHooks:input_type -> agenthooks.team.v1.SetTeamHooksRequest
-	3,  // 44: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
-	6,  // 45: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
-	20, // 46: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
-	22, // 47: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
-	24, // 48: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
-	26, // 49: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
-	28, // 50: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
-	30, // 51: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
-	32, // 52: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
-	36, // 53: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
-	39, // 54: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
-	41, // 55: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
-	43, // 56: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
-	11, // 57: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
-	9,  // 58: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
-	14, // 59: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
-	18, // 60: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
-	45, // 61: agenthooks.team.v1.AdminService.SetTeamHooks:output_type -> agenthooks.team.v1.SetTeamHooksResponse
-	44, // [44:62] is the sub-list for method output_type
-	26, // [26:44] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	48, // 26: agenthooks.team.v1.DiffRevisionResponse.changes:type_name -> agenthooks.team.v1.RevisionChange
+	34, // 27: agenthooks.team.v1.RevisionChange.change:type_name -> agenthooks.team.v1.HookChange
+	1,  // 28: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
+	5,  // 29: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
+	19, // 30: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
+	21, // 31: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
+	23, // 32: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
+	25, // 33: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
+	27, // 34: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
+	29, // 35: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
+	31, // 36: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
+	35, // 37: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
+	38, // 38: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
+	40, // 39: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
+	42, // 40: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
+	10, // 41: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
+	8,  // 42: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
+	13, // 43: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
+	17, // 44: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
+	44, // 45: agenthooks.team.v1.AdminService.SetTeamHooks:input_type -> agenthooks.team.v1.SetTeamHooksRequest
+	46, // 46: agenthooks.team.v1.AdminService.DiffRevision:input_type -> agenthooks.team.v1.DiffRevisionRequest
+	3,  // 47: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
+	6,  // 48: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
+	20, // 49: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
+	22, // 50: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
+	24, // 51: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
+	26, // 52: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
+	28, // 53: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
+	30, // 54: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
+	32, // 55: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
+	36, // 56: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
+	39, // 57: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
+	41, // 58: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
+	43, // 59: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
+	11, // 60: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
+	9,  // 61: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
+	14, // 62: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
+	18, // 63: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
+	45, // 64: agenthooks.team.v1.AdminService.SetTeamHooks:output_type -> agenthooks.team.v1.SetTeamHooksResponse
+	47, // 65: agenthooks.team.v1.AdminService.DiffRevision:output_type -> agenthooks.team.v1.DiffRevisionResponse
+	47, // [47:66] is the sub-list for method output_type
+	28, // [28:47] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_team_proto_init() }
@@ -3356,7 +3563,7 @@ func file_team_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_team_proto_rawDesc), len(file_team_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   46,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
