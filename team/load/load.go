@@ -154,6 +154,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if rep.SizeEnd, err = r.dbSize(ctx); err != nil {
 		return nil, err
 	}
+	rep.PeakMemory = peakMemory()
 	return rep, nil
 }
 

@@ -40,6 +40,7 @@ type Report struct {
 	FlushInsert, FlushUpdate time.Duration
 
 	SizeStart, SizeEnd int64
+	PeakMemory         int64 // of this process, servers and load generator
 
 	mu     sync.Mutex
 	errors map[string]int
@@ -140,6 +141,9 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "flush             %d machines: %.0f ms new, %.0f ms again (newer reports)\n", c.FlushRows, ms(r.FlushInsert), ms(r.FlushUpdate))
 	}
 	fmt.Fprintf(w, "database size     %.1f MB at the start, %.1f MB at the end\n", mb(r.SizeStart), mb(r.SizeEnd))
+	if r.PeakMemory > 0 {
+		fmt.Fprintf(w, "memory            %.0f MB peak resident (this process)\n", mb(r.PeakMemory))
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	keys := make([]string, 0, len(r.errors))

@@ -27,9 +27,6 @@ type dialect struct {
 	// arrays: the driver takes Go slices as array parameters, so a
 	// batch is one statement over unnest(…) rather than one per row.
 	arrays bool
-	// agentCounts counts a team's machines by agent: the agents column
-	// is a comma-separated list, split by the database.
-	agentCounts string
 	// skipLocked ends the subquery choosing rows to delete: on a
 	// database with row locks, two replicas pruning at once take
 	// different rows instead of waiting on (or deadlocking over) each
