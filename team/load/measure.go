@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -19,7 +18,8 @@ import (
 )
 
 // seed stores the configured decisions through the store, 500 to a
-// batch (an upload's most), spread over the machines and ages.
+// batch (an upload's most) from one machine, the machines in turn, the
+// oldest first, spread evenly over the ages.
 func (r *rig) seed(ctx context.Context, rep *Report) error {
 	cfg := r.cfg
 	r.progress("seeding %d decisions", cfg.SeedDecisions)
@@ -36,13 +36,13 @@ func (r *rig) seed(ctx context.Context, rep *Report) error {
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			rng := rand.New(rand.NewPCG(uint64(w), 7))
 			for first := range jobs {
 				ds := make([]store.Decision, 0, batch)
 				machine := first / batch % cfg.Machines
 				for i := first; i < min(first+batch, cfg.SeedDecisions); i++ {
 					p := decision(fmt.Sprint("s", i), 0, i)
-					age := cfg.SeedMinAge + time.Duration(rng.Int64N(int64(span)+1))
+					// Oldest first, as a fleet's uploads arrive.
+					age := cfg.SeedMaxAge - time.Duration(float64(span)*float64(i)/float64(cfg.SeedDecisions))
 					ds = append(ds, store.Decision{MachineID: fmt.Sprintf("load-%07d", machine), Hostname: fmt.Sprintf("laptop-%d", machine),
 						RecordID: p.Id, AtMs: now.Add(-age).UnixMilli(), Step: p.Step, Outcome: p.Outcome, Decision: p.Decision,
 						ScriptName: p.ScriptName, Agent: p.Agent, ConversationID: p.ConversationId, What: p.What, Message: p.Message})
