@@ -115,6 +115,7 @@ type rig struct {
 	events  *events
 	dbSize  func(context.Context) (int64, error)
 	pgStats func(context.Context) (deadlocks int64, err error)
+	analyze func(context.Context) error
 	stop    func()
 }
 
@@ -227,7 +228,7 @@ func setUp(ctx context.Context, cfg Config) (*rig, error) {
 		return fail(err)
 	}
 	var closeDB func()
-	if r.dbSize, r.pgStats, closeDB, err = sizers(cfg.DB); err != nil {
+	if r.dbSize, r.pgStats, r.analyze, closeDB, err = sizers(cfg.DB); err != nil {
 		return fail(err)
 	}
 	stops = append(stops, closeDB)
