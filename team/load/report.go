@@ -131,7 +131,7 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "ListMachines      %d, %d failed; p50 %.1f ms, max %.1f ms\n", r.Lists, r.ListFailures, ms(l.P50), ms(l.Max))
 	}
 	if c.PruneAfter > 0 {
-		fmt.Fprintf(w, "pruned            %d decisions in %.1f s; %d decisions uploaded meanwhile\n", r.Pruned, r.PruneTime.Seconds(), r.UploadedDuringPrune)
+		fmt.Fprintf(w, "pruned            %d decisions in %.1f s, free space given back; %d decisions uploaded meanwhile\n", r.Pruned, r.PruneTime.Seconds(), r.UploadedDuringPrune)
 	}
 	fmt.Fprintf(w, "server failures   %d fleet writes, %d prunings failed; %d deadlocks (PostgreSQL)\n", r.FleetWriteFailures, r.PruneFailures, r.Deadlocks)
 	if r.LastServerFailure != "" {
