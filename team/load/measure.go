@@ -141,15 +141,17 @@ func (r *rig) timeFlush(ctx context.Context, rep *Report) error {
 		ms[i] = store.MachineReport{TeamID: r.teamID, MachineID: fmt.Sprintf("flush-%07d", i), Hostname: fmt.Sprintf("desk-%d", i), OS: "Linux",
 			Version: "v1.4.0", InstalledRevision: r.rev, Agents: []string{"claude", "codex"}, TokenName: "laptops", LastSyncMs: now}
 	}
-	for round, what := range []*time.Duration{&rep.FlushInsert, &rep.FlushUpdate} {
+	for round, what := range []*[2]time.Duration{&rep.FlushInsert, &rep.FlushUpdate} {
 		for i := range ms {
 			ms[i].LastSyncMs = now + int64(round)
 		}
 		began := time.Now()
+		cpu0, _ := cpuTime()
 		if err := r.stores[0].RecordMachines(ctx, ms); err != nil {
 			return fmt.Errorf("time a flush: %w", err)
 		}
-		*what = time.Since(began)
+		cpu1, _ := cpuTime()
+		*what = [2]time.Duration{time.Since(began), cpu1 - cpu0}
 	}
 	return nil
 }

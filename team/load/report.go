@@ -37,7 +37,9 @@ type Report struct {
 	PruneTime           time.Duration
 	UploadedDuringPrune int64
 
-	FlushInsert, FlushUpdate time.Duration
+	// FlushInsert and FlushUpdate are a flush's wall time and this
+	// process's CPU time meanwhile (on SQLite, the write's own).
+	FlushInsert, FlushUpdate [2]time.Duration
 
 	SizeStart, SizeEnd int64
 	PeakMemory         int64 // of this process, servers and load generator
@@ -138,7 +140,8 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "last failure      %s\n", r.LastServerFailure)
 	}
 	if c.FlushRows > 0 {
-		fmt.Fprintf(w, "flush             %d machines: %.0f ms new, %.0f ms again (newer reports)\n", c.FlushRows, ms(r.FlushInsert), ms(r.FlushUpdate))
+		fmt.Fprintf(w, "flush             %d machines: %.0f ms new (%.0f ms CPU here), %.0f ms again with newer reports (%.0f ms CPU here)\n",
+			c.FlushRows, ms(r.FlushInsert[0]), ms(r.FlushInsert[1]), ms(r.FlushUpdate[0]), ms(r.FlushUpdate[1]))
 	}
 	fmt.Fprintf(w, "database size     %.1f MB at the start, %.1f MB at the end\n", mb(r.SizeStart), mb(r.SizeEnd))
 	if r.PeakMemory > 0 {
