@@ -49,7 +49,8 @@ type Config struct {
 	DecisionsPerUpload int
 	// Connections is how many fetches are in flight at once.
 	Connections int
-	// Duration is how long the load runs.
+	// Duration is how long the load runs; in bursts, until every
+	// machine came (at most twice as long).
 	Duration time.Duration
 	// ListEvery, when set, has an administrator list the fleet (first
 	// page and counts) that often, on each replica in turn.
