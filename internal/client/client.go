@@ -64,11 +64,18 @@ func engineOn() bool { return os.Getenv(EnvEngine) != "off" && wire.Supported }
 // and writes its answer.
 func step(bin string, args []string, stdin []byte, readErr error, stdout, stderr io.Writer) int {
 	if engineOn() {
-		code, err := ask(bin, args, stdin, readErr, os.Environ(), stdout, stderr)
-		if err == nil {
-			return code
+		// The engine runs the verb as its arguments mean it (a Call); one
+		// this client cannot read exactly runs here, where the full
+		// binary's command line answers it.
+		if call, ok := wire.ParseCall(args); ok {
+			code, err := ask(bin, args, call, stdin, readErr, os.Environ(), stdout, stderr)
+			if err == nil {
+				return code
+			}
+			debugf("engine: %v", err)
+		} else {
+			debugf("engine: %q is not a request the engine runs", args)
 		}
-		debugf("engine: %v", err)
 	}
 	return runHere(bin, args, stdin, stdout, stderr)
 }

@@ -48,6 +48,9 @@ type Store interface {
 	SetHookActive(ctx context.Context, actor string, id int64, active bool) (Hook, int64, error)
 	// DeleteHook removes a hook and returns the team's new revision.
 	DeleteHook(ctx context.Context, actor string, id int64) (int64, error)
+	// ReplaceHooks makes hooks the team's whole set as one revision (see
+	// sqlStore.ReplaceHooks); changed is false when it changed nothing.
+	ReplaceHooks(ctx context.Context, actor string, teamID int64, hooks []Hook, expectRevision int64) (snap Snapshot, changed bool, err error)
 	// History returns a team's hook changes, newest first.
 	History(ctx context.Context, f HistoryFilter) ([]Change, error)
 

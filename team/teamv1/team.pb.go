@@ -2795,6 +2795,133 @@ func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
 	return file_team_proto_rawDescGZIP(), []int{43}
 }
 
+// SetTeamHooksRequest replaces a team's whole set of hooks. A hook is
+// matched to a stored one by script_name, in any case: a stored hook that
+// differs is updated, a new one created, a stored one the set lacks
+// deleted; every change is recorded in the history under one revision.
+type SetTeamHooksRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	TeamId int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	// hooks is the new set; each hook's id, team_id and updated_* fields are ignored.
+	Hooks []*TeamHook `protobuf:"bytes,2,rep,name=hooks,proto3" json:"hooks,omitempty"`
+	// expected_revision, when not 0, must be the team's revision, else the call is aborted and nothing changes.
+	ExpectedRevision int64 `protobuf:"varint,3,opt,name=expected_revision,json=expectedRevision,proto3" json:"expected_revision,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SetTeamHooksRequest) Reset() {
+	*x = SetTeamHooksRequest{}
+	mi := &file_team_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamHooksRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamHooksRequest) ProtoMessage() {}
+
+func (x *SetTeamHooksRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamHooksRequest.ProtoReflect.Descriptor instead.
+func (*SetTeamHooksRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *SetTeamHooksRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *SetTeamHooksRequest) GetHooks() []*TeamHook {
+	if x != nil {
+		return x.Hooks
+	}
+	return nil
+}
+
+func (x *SetTeamHooksRequest) GetExpectedRevision() int64 {
+	if x != nil {
+		return x.ExpectedRevision
+	}
+	return 0
+}
+
+type SetTeamHooksResponse struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Hooks    []*TeamHook            `protobuf:"bytes,1,rep,name=hooks,proto3" json:"hooks,omitempty"`
+	Revision int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	// changed is false when the set already was the team's: no revision was made.
+	Changed       bool `protobuf:"varint,3,opt,name=changed,proto3" json:"changed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTeamHooksResponse) Reset() {
+	*x = SetTeamHooksResponse{}
+	mi := &file_team_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamHooksResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamHooksResponse) ProtoMessage() {}
+
+func (x *SetTeamHooksResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamHooksResponse.ProtoReflect.Descriptor instead.
+func (*SetTeamHooksResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *SetTeamHooksResponse) GetHooks() []*TeamHook {
+	if x != nil {
+		return x.Hooks
+	}
+	return nil
+}
+
+func (x *SetTeamHooksResponse) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+func (x *SetTeamHooksResponse) GetChanged() bool {
+	if x != nil {
+		return x.Changed
+	}
+	return false
+}
+
 var File_team_proto protoreflect.FileDescriptor
 
 const file_team_proto_rawDesc = "" +
@@ -3000,10 +3127,18 @@ const file_team_proto_rawDesc = "" +
 	"\x06tokens\x18\x01 \x03(\v2\x19.agenthooks.team.v1.TokenR\x06tokens\"$\n" +
 	"\x12RevokeTokenRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\"\x15\n" +
-	"\x13RevokeTokenResponse2\xeb\x01\n" +
+	"\x13RevokeTokenResponse\"\x8f\x01\n" +
+	"\x13SetTeamHooksRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x122\n" +
+	"\x05hooks\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12+\n" +
+	"\x11expected_revision\x18\x03 \x01(\x03R\x10expectedRevision\"\x80\x01\n" +
+	"\x14SetTeamHooksResponse\x122\n" +
+	"\x05hooks\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12\x1a\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\x12\x18\n" +
+	"\achanged\x18\x03 \x01(\bR\achanged2\xeb\x01\n" +
 	"\x10TeamHooksService\x12f\n" +
 	"\fGetTeamHooks\x12'.agenthooks.team.v1.GetTeamHooksRequest\x1a(.agenthooks.team.v1.GetTeamHooksResponse\"\x03\x90\x02\x01\x12o\n" +
-	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xcc\v\n" +
+	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xaf\f\n" +
 	"\fAdminService\x12[\n" +
 	"\n" +
 	"CreateTeam\x12%.agenthooks.team.v1.CreateTeamRequest\x1a&.agenthooks.team.v1.CreateTeamResponse\x12]\n" +
@@ -3024,7 +3159,8 @@ const file_team_proto_rawDesc = "" +
 	"\fSetTeamAudit\x12'.agenthooks.team.v1.SetTeamAuditRequest\x1a(.agenthooks.team.v1.SetTeamAuditResponse\x12g\n" +
 	"\x0eSetTeamSandbox\x12).agenthooks.team.v1.SetTeamSandboxRequest\x1a*.agenthooks.team.v1.SetTeamSandboxResponse\x12f\n" +
 	"\fListMachines\x12'.agenthooks.team.v1.ListMachinesRequest\x1a(.agenthooks.team.v1.ListMachinesResponse\"\x03\x90\x02\x01\x12i\n" +
-	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01B5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
+	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01\x12a\n" +
+	"\fSetTeamHooks\x12'.agenthooks.team.v1.SetTeamHooksRequest\x1a(.agenthooks.team.v1.SetTeamHooksResponseB5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
 
 var (
 	file_team_proto_rawDescOnce sync.Once
@@ -3038,7 +3174,7 @@ func file_team_proto_rawDescGZIP() []byte {
 	return file_team_proto_rawDescData
 }
 
-var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_team_proto_goTypes = []any{
 	(*TeamHook)(nil),                // 0: agenthooks.team.v1.TeamHook
 	(*GetTeamHooksRequest)(nil),     // 1: agenthooks.team.v1.GetTeamHooksRequest
@@ -3084,6 +3220,8 @@ var file_team_proto_goTypes = []any{
 	(*ListTokensResponse)(nil),      // 41: agenthooks.team.v1.ListTokensResponse
 	(*RevokeTokenRequest)(nil),      // 42: agenthooks.team.v1.RevokeTokenRequest
 	(*RevokeTokenResponse)(nil),     // 43: agenthooks.team.v1.RevokeTokenResponse
+	(*SetTeamHooksRequest)(nil),     // 44: agenthooks.team.v1.SetTeamHooksRequest
+	(*SetTeamHooksResponse)(nil),    // 45: agenthooks.team.v1.SetTeamHooksResponse
 }
 var file_team_proto_depIdxs = []int32{
 	2,  // 0: agenthooks.team.v1.GetTeamHooksRequest.machine:type_name -> agenthooks.team.v1.Machine
@@ -3110,45 +3248,49 @@ var file_team_proto_depIdxs = []int32{
 	34, // 21: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
 	37, // 22: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
 	37, // 23: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
-	1,  // 24: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
-	5,  // 25: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
-	19, // 26: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
-	21, // 27: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
-	23, // 28: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
-	25, // 29: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
-	27, // 30: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
-	29, // 31: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
-	31, // 32: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
-	35, // 33: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
-	38, // 34: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
-	40, // 35: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
-	42, // 36: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
-	10, // 37: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
-	8,  // 38: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
-	13, // 39: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
-	17, // 40: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
-	3,  // 41: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
-	6,  // 42: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
-	20, // 43: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
-	22, // 44: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
-	24, // 45: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
-	26, // 46: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
-	28, // 47: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
-	30, // 48: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
-	32, // 49: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
-	36, // 50: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
-	39, // 51: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
-	41, // 52: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
-	43, // 53: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
-	11, // 54: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
-	9,  // 55: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
-	14, // 56: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
-	18, // 57: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
-	41, // [41:58] is the sub-list for method output_type
-	24, // [24:41] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	0,  // 24: agenthooks.team.v1.SetTeamHooksRequest.hooks:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 25: agenthooks.team.v1.SetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
+	1,  // 26: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
+	5,  // 27: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
+	19, // 28: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
+	21, // 29: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
+	23, // 30: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
+	25, // 31: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
+	27, // 32: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
+	29, // 33: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
+	31, // 34: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
+	35, // 35: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
+	38, // 36: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
+	40, // 37: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
+	42, // 38: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
+	10, // 39: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
+	8,  // 40: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
+	13, // 41: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
+	17, // 42: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
+	44, // 43: agenthooks.team.v1.AdminService.SetTeamHooks:input_type -> agenthooks.team.v1.SetTeamHooksRequest
+	3,  // 44: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
+	6,  // 45: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
+	20, // 46: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
+	22, // 47: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
+	24, // 48: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
+	26, // 49: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
+	28, // 50: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
+	30, // 51: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
+	32, // 52: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
+	36, // 53: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
+	39, // 54: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
+	41, // 55: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
+	43, // 56: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
+	11, // 57: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
+	9,  // 58: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
+	14, // 59: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
+	18, // 60: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
+	45, // 61: agenthooks.team.v1.AdminService.SetTeamHooks:output_type -> agenthooks.team.v1.SetTeamHooksResponse
+	44, // [44:62] is the sub-list for method output_type
+	26, // [26:44] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_team_proto_init() }
@@ -3162,7 +3304,7 @@ func file_team_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_team_proto_rawDesc), len(file_team_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   44,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
