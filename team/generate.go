@@ -14,3 +14,4 @@ package team
 // connectrpc.com/connect/cmd/protoc-gen-connect-go@v1.21.1; go generate ./team
 
 //go:generate protoc --proto_path=proto --go_out=teamv1 --go_opt=paths=source_relative --connect-go_out=teamv1 --connect-go_opt=paths=source_relative team.proto
+//go:generate go run ./internal/apidoc/gen

@@ -15,8 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/host"
-	"github.com/agenthooks/agenthooks/internal/client"
 	"github.com/agenthooks/agenthooks/internal/filelock"
 	"github.com/agenthooks/agenthooks/internal/resident"
 	"github.com/agenthooks/agenthooks/internal/wire"
@@ -235,7 +233,7 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	}
 	logger := slog.New(slog.NewTextHandler(o.io.Err, nil))
 	srv := &resident.Server{
-		Socket: sock, Build: build, Version: version(), Idle: idle, Serves: client.Served,
+		Socket: sock, Build: build, Version: version(), Idle: idle, Serves: servesCall,
 		Logf: func(format string, a ...any) { logger.Info(fmt.Sprintf(format, a...)) },
 	}
 	// The root's context ends on the interrupt signals; the team sync
@@ -252,17 +250,6 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	stop()
 	<-synced
 	return err
-}
-
-// handleServed runs one client's verb on the engine's host, as the
-// client's own process would.
-func handleServed(ctx context.Context, h *host.Host, req *wire.Request, body []byte, out, errOut io.Writer) int {
-	env := req.Env
-	if env == nil {
-		env = []string{}
-	}
-	s := &IO{In: newServedInput(body, req.StdinErr), Out: out, Err: errOut, env: env, dir: req.Dir, host: h}
-	return executeServed(ctx, s, req.Args)
 }
 
 // keepTeamCurrent syncs the team's hooks every teamsync.DefaultInterval

@@ -26,7 +26,7 @@ var exampleOrder = []string{
 	"setup", "demo", "init", "doctor",
 	"test", "trust", "list", "log", "validate", "exec",
 	"install", "uninstall", "export", "run", "contract",
-	"serve", "health", "sync",
+	"serve", "health", "sync", "team",
 	"policy", "engine", "settings", "schema", "version",
 }
 
@@ -121,6 +121,15 @@ func TestVerbExamplesWork(t *testing.T) {
 			secret, err := cmd.Output()
 			if err != nil {
 				t.Fatalf("token for sync's example: %v", err)
+			}
+			run(name, ex, "AGENTHOOKS_TEAM_SERVER=http://127.0.0.1:8650", "AGENTHOOKS_TEAM_TOKEN="+strings.TrimSpace(string(secret)))
+		case "team":
+			// The admin's verbs, with an admin token of the same server.
+			cmd := exec.Command("agenthooks", "serve", "token", "create", "--admin", "--name", "example-team")
+			cmd.Dir, cmd.Env = work, env
+			secret, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("admin token for team's example: %v", err)
 			}
 			run(name, ex, "AGENTHOOKS_TEAM_SERVER=http://127.0.0.1:8650", "AGENTHOOKS_TEAM_TOKEN="+strings.TrimSpace(string(secret)))
 		default:

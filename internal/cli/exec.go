@@ -99,18 +99,7 @@ yes; 127 when its program was not found; 64 for a usage error.`,
 		Example: `  agenthooks exec -- ls -la`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			o.scriptSet = cmd.Flags().Changed("command")
-			if o.reportOnly {
-				return nil
-			}
-			if !o.scriptSet && len(args) == 0 {
-				return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
-			}
-			switch o.ask {
-			case askPrompt, askAllow, askDeny:
-			default:
-				return usageErr("--ask %q: must be prompt, allow or deny", o.ask)
-			}
-			return nil
+			return o.checkArgs(args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.args = args
@@ -140,6 +129,22 @@ yes; 127 when its program was not found; 64 for a usage error.`,
 	_ = f.MarkHidden("report")
 	cmd.MarkFlagsMutuallyExclusive("plan", "report")
 	return cmd
+}
+
+// checkArgs checks exec's command and --ask.
+func (o *execOptions) checkArgs(args []string) error {
+	if o.reportOnly {
+		return nil
+	}
+	if !o.scriptSet && len(args) == 0 {
+		return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
+	}
+	switch o.ask {
+	case askPrompt, askAllow, askDeny:
+	default:
+		return usageErr("--ask %q: must be prompt, allow or deny", o.ask)
+	}
+	return nil
 }
 
 // run gates the command, runs it, reports it, and ends with its status:
@@ -187,7 +192,7 @@ func (o *execOptions) run(ctx context.Context) error {
 	hctx, stop := execWatch(ctx, sigs)
 	p, err := h.PlanExec(hctx, req)
 	if err == nil && p.Ask != nil {
-		p.Run, p.Reason = o.confirm(hctx, p.Ask)
+		p.Run, p.Reason = p.Ask.Confirm(hctx, o.io.In, o.io.Err)
 		if !p.Run {
 			p.Messages = []string{p.Reason}
 		}
@@ -243,27 +248,6 @@ func (o *execOptions) afterHooks(ctx context.Context, sigs <-chan os.Signal, h *
 	hctx, stop := execWatch(ctx, sigs)
 	defer stop()
 	fmt.Fprint(o.io.Err, h.ReportExec(hctx, r, o.io.env))
-}
-
-// confirm asks the user on the terminal, when there is one. It returns
-// whether to run and, when not, why.
-func (o *execOptions) confirm(ctx context.Context, q *host.ExecAsk) (bool, string) {
-	if !proc.IsTerminal(o.io.In) && !proc.IsTerminal(o.io.Err) {
-		return false, q.NoTerminal
-	}
-	t, err := proc.OpenTerminal()
-	if err != nil {
-		return false, q.NoTerminal
-	}
-	defer t.Close()
-	yes, err := t.Ask(ctx, q.Question)
-	switch {
-	case err != nil:
-		return false, q.NoAnswer + err.Error()
-	case !yes:
-		return false, q.NotConfirmed
-	}
-	return true, ""
 }
 
 // request is the command as the host gates it.

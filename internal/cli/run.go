@@ -50,7 +50,9 @@ needed only when the payload does not name its event. See ` + docsURL + `dialect
 
 Steps: ` + stepList(),
 		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution`,
-		Args:    o.stepOrEvent(stepArg("run", "agenthooks run beforeShellExecution", &o.step)),
+		Args: func(cmd *cobra.Command, args []string) error {
+			return o.checkArgs(args, cmd.Flags().Changed("allow-means"))
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.from.agent != "" {
 				return o.runFrom(cmd.Context())
@@ -232,16 +234,19 @@ func completeStep(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 
 // stepArg checks a verb's single STEP argument and stores it.
 func stepArg(verb, example string, step *event.Step) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != 1 {
-			return usageErr("%s takes exactly one STEP, e.g. %s", verb, example)
-		}
-		*step = event.Step(args[0])
-		if !step.Known() {
-			return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
-		}
-		return nil
+	return func(_ *cobra.Command, args []string) error { return checkStep(verb, example, step, args) }
+}
+
+// checkStep is stepArg's check.
+func checkStep(verb, example string, step *event.Step, args []string) error {
+	if len(args) != 1 {
+		return usageErr("%s takes exactly one STEP, e.g. %s", verb, example)
 	}
+	*step = event.Step(args[0])
+	if !step.Known() {
+		return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
+	}
+	return nil
 }
 
 // readPayload reads a step's payload, bounded: beforeReadFile payloads

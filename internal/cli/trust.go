@@ -49,7 +49,10 @@ table: step, matcher, command, failClosed), each file it pins marked added, chan
 unchanged or removed since the workspace was last trusted, with its old and new hash,
 and every error and warning validate finds in them. On a terminal it then asks; a
 validate error refuses the trust until it is fixed (or --force). --dry-run shows all
-of it and trusts nothing.`,
+of it and trusts nothing.
+
+A validate error includes every mistake that silently disarms a guard (a misspelt step or
+key, a script that is not there, a matcher that can never match, a timeout in milliseconds).`,
 		Example: `  agenthooks trust .`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {

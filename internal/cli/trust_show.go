@@ -49,7 +49,7 @@ func previewTrust(s *IO, root string) trustPreview {
 		p.problems = append(p.problems, f.Problems...)
 		p.problems = append(p.problems, f.SchemaProblems()...)
 	}
-	p.problems = append(p.problems, missingPrograms(hooks, s.env)...)
+	p.problems = append(p.problems, config.MissingPrograms(hooks, s.env)...)
 	p.problems = append(p.problems, unreachableModel(hooks, s.getenv)...)
 	sb := config.SandboxFileBeside(config.ProjectFile(root))
 	if data, err := os.ReadFile(sb); err == nil {
@@ -72,7 +72,7 @@ func (p trustPreview) writeHooks(w io.Writer) {
 	for _, f := range p.files {
 		set.Hooks = append(set.Hooks, f.Hooks...)
 	}
-	hooks := listHooks(set)
+	hooks := listHooks(set, p.problems)
 	if len(hooks) == 0 {
 		fmt.Fprintf(w, "no project hooks in %s: trusting it lets none run (a hooks file added later needs trusting)\n", p.root)
 		return

@@ -27,7 +27,7 @@ const (
 // means nothing was printed and the step must run here; where the engine
 // is missing, stale or out of date, a new one is started for the next
 // step.
-func ask(bin string, args []string, stdin []byte, readErr error, env []string, out, errOut io.Writer) (int, error) {
+func ask(bin string, args []string, call *wire.Call, stdin []byte, readErr error, env []string, out, errOut io.Writer) (int, error) {
 	dir, err := wire.Dir(os.Getenv)
 	if err != nil {
 		return 0, err
@@ -46,8 +46,10 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 	conn, err := dial(sock, ackWait)
 	if err != nil {
 		// A socket file nobody listens on: an engine that died, unless
-		// one is on its way in.
-		if !starting(sock) {
+		// one is on its way in. Unless this process may not make
+		// sockets at all (it runs inside a sandbox), where no engine
+		// could listen.
+		if !errors.Is(err, errNoSockets) && !starting(sock) {
 			start(bin, sock, env)
 		}
 		return 0, err
@@ -60,7 +62,7 @@ func ask(bin string, args []string, stdin []byte, readErr error, env []string, o
 	// An agent that stops the step kills this process; the kernel then
 	// closes the connection, which cancels the step in the engine and
 	// stops its hooks. No handler is installed: it would cost a thread.
-	code, err := exchange(conn, build, args, stdin, readErr, env, out, errOut)
+	code, err := exchange(conn, build, args, call, stdin, readErr, env, out, errOut)
 	if errors.Is(err, errReplace) {
 		start(bin, sock, env)
 	}
@@ -75,9 +77,9 @@ func starting(sock string) bool { return filelock.Held(wire.LockFile(sock)) }
 var errReplace = errors.New("the engine was started from another agenthooks binary")
 
 // exchange sends the request and prints the reply.
-func exchange(conn *conn, build string, args []string, stdin []byte, readErr error, env []string, stdout, stderr io.Writer) (int, error) {
+func exchange(conn *conn, build string, args []string, call *wire.Call, stdin []byte, readErr error, env []string, stdout, stderr io.Writer) (int, error) {
 	wd, _ := os.Getwd()
-	req := wire.Request{Protocol: wire.Protocol, Build: build, Args: args, Dir: wd, Env: env}
+	req := wire.Request{Protocol: wire.Protocol, Build: build, Args: args, Call: call, Dir: wd, Env: env}
 	if readErr != nil {
 		req.StdinErr = readErr.Error()
 	}

@@ -40,12 +40,18 @@ rules:
 	}{{pushes, true}, {looks, false}, {pushes, true}} {
 		r := w.run(payload, []string{"GIT_CONFIG_GLOBAL=" + tc.config, "GIT_CONFIG_NOSYSTEM=1"}, "run", "beforeShellExecution")
 		if denied := strings.Contains(r.out, `"permission":"deny"`); denied != tc.deny || r.code != 0 {
-			t.Errorf("GIT_CONFIG_GLOBAL=%s: denied %v, want %v: %+v", filepath.Base(tc.config), denied, tc.deny, r)
+			t.Errorf("run, GIT_CONFIG_GLOBAL=%s: denied %v, want %v: %+v", filepath.Base(tc.config), denied, tc.deny, r)
+		}
+		// The policy verb itself, as a hook that runs it as a process.
+		r = w.run(strings.Replace(payload, "{", `{"hook_event_name":"beforeShellExecution",`, 1),
+			[]string{"GIT_CONFIG_GLOBAL=" + tc.config, "GIT_CONFIG_NOSYSTEM=1"}, "policy", policy)
+		if denied := strings.Contains(r.out, `"permission":"deny"`); denied != tc.deny || r.code != 0 {
+			t.Errorf("policy, GIT_CONFIG_GLOBAL=%s: denied %v, want %v: %+v", filepath.Base(tc.config), denied, tc.deny, r)
 		}
 	}
 	after := w.status().Engine
-	if after == nil || after.PID != before.PID || after.Steps != before.Steps+3 {
-		t.Fatalf("the three steps were not all served by the one engine: before %+v, after %+v", before, after)
+	if after == nil || after.PID != before.PID || after.Steps != before.Steps+6 {
+		t.Fatalf("the six steps were not all served by the one engine: before %+v, after %+v", before, after)
 	}
 }
 

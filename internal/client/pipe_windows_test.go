@@ -122,7 +122,7 @@ func (w *pipeWorld) engine() *resident.Server {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	s := &resident.Server{Socket: w.sock, Build: build, Idle: time.Minute, Serves: Served, Logf: w.t.Logf,
+	s := &resident.Server{Socket: w.sock, Build: build, Idle: time.Minute, Serves: func(r *wire.Request) bool { return Served(r.Args) }, Logf: w.t.Logf,
 		Handle: func(_ context.Context, req *wire.Request, body []byte, out, _ io.Writer) int {
 			fmt.Fprintf(out, "engine: %s [%s]", strings.Join(req.Args, " "), body)
 			return 7

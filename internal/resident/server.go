@@ -53,9 +53,9 @@ type Server struct {
 	// Idle is how long the engine waits for a request before it exits;
 	// zero means DefaultIdle.
 	Idle time.Duration
-	// Serves says whether a verb is one the engine runs; others are
+	// Serves says whether a request is one the engine runs; others are
 	// refused and the client runs them itself.
-	Serves func(args []string) bool
+	Serves func(req *wire.Request) bool
 	// Waiting, when set and it gives a reason, has the engine refuse
 	// every step with that reason: the engine is up, so clients find it
 	// and start no other, but it cannot run steps yet (its state store
@@ -203,8 +203,14 @@ func (s *Server) logf(format string, a ...any) {
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	if err := checkPeer(c); err != nil {
-		// Not the user's process: say nothing at all.
 		s.logf("refused a connection: %v", err)
+		if errors.Is(err, wire.ErrConfinedPeer) {
+			// The user's, from inside a sandbox: its client runs the
+			// step itself, inside. Control requests (stop) are refused
+			// the same way.
+			_ = wire.WriteAck(c, wire.Ack{Refused: "the caller runs inside a sandbox; its steps run there"})
+		}
+		// Not the user's process: say nothing at all.
 		return
 	}
 	c.SetDeadline(time.Now().Add(30 * time.Second))
@@ -234,7 +240,7 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		s.logf("a client of another binary (%s): making way", req.Build)
 		s.Stop()
 		return
-	case s.Serves == nil || !s.Serves(req.Args):
+	case s.Serves == nil || !s.Serves(&req):
 		_ = wire.WriteAck(c, wire.Ack{Refused: "not a verb the engine runs"})
 		return
 	}

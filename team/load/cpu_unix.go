@@ -3,6 +3,7 @@
 package load
 
 import (
+	"runtime"
 	"syscall"
 	"time"
 )
@@ -14,4 +15,17 @@ func cpuTime() (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+}
+
+// peakMemory is the most memory this process has held (its peak
+// resident set), in bytes.
+func peakMemory() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	if runtime.GOOS == "darwin" {
+		return int64(ru.Maxrss) // bytes
+	}
+	return int64(ru.Maxrss) * 1024 // kilobytes elsewhere
 }

@@ -27,14 +27,15 @@ type dialect struct {
 	// arrays: the driver takes Go slices as array parameters, so a
 	// batch is one statement over unnest(…) rather than one per row.
 	arrays bool
-	// agentCounts counts a team's machines by agent: the agents column
-	// is a comma-separated list, split by the database.
-	agentCounts string
 	// skipLocked ends the subquery choosing rows to delete: on a
 	// database with row locks, two replicas pruning at once take
 	// different rows instead of waiting on (or deadlocking over) each
 	// other's.
 	skipLocked string
+	// noIndex prefixes a column in a condition that must not choose
+	// the index read (SQLite's unary +); "" where the planner's
+	// statistics choose.
+	noIndex string
 }
 
 // rebind turns the `?` parameters of a query into the dialect's. The

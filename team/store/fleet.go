@@ -63,21 +63,47 @@ const machineUpsert = ` ON CONFLICT (team_id, machine_id) DO UPDATE SET hostname
 	WHERE excluded.last_sync >= machines.last_sync`
 
 // recordMachinesSet writes the reports as one statement over arrays,
-// in their order; a team deleted since is skipped.
+// which unnest walks in their order; the reports of a team deleted
+// since are dropped first, since a join or a sort in the statement would
+// cost more than the write.
 func (s *sqlStore) recordMachinesSet(ctx context.Context, tx *sql.Tx, reports []MachineReport) error {
+	var teamIDs []int64
+	for _, m := range reports {
+		if len(teamIDs) == 0 || teamIDs[len(teamIDs)-1] != m.TeamID {
+			teamIDs = append(teamIDs, m.TeamID)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT id FROM teams WHERE id = ANY(?::bigint[])`), teamIDs)
+	if err != nil {
+		return err
+	}
+	live := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		live[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	reports = slices.DeleteFunc(reports, func(m MachineReport) bool { return !live[m.TeamID] })
 	n := len(reports)
+	if n == 0 {
+		return nil
+	}
 	teams, revs, lasts := make([]int64, n), make([]int64, n), make([]int64, n)
 	ids, hosts, oses, versions, agents, tokens := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
 	for i, m := range reports {
 		teams[i], ids[i], hosts[i], oses[i], versions[i] = m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version
 		revs[i], agents[i], tokens[i], lasts[i] = m.InstalledRevision, strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs
 	}
-	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
-		SELECT u.team_id, u.machine_id, u.hostname, u.os, u.version, u.installed_revision, u.agents, u.token_name, u.last_sync
-		FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[])
-			WITH ORDINALITY AS u(team_id, machine_id, hostname, os, version, installed_revision, agents, token_name, last_sync, n)
-		WHERE EXISTS (SELECT 1 FROM teams WHERE teams.id = u.team_id)
-		ORDER BY u.n`+machineUpsert), teams, ids, hosts, oses, versions, revs, agents, tokens, lasts)
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
+		SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[])`+
+		machineUpsert), teams, ids, hosts, oses, versions, revs, agents, tokens, lasts)
 	return err
 }
 

@@ -1,9 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -71,46 +72,53 @@ func scanMachine(row interface{ Scan(...any) error }) (MachineReport, error) {
 	return m, nil
 }
 
-// CountMachines counts a team's machines in the database, at one point
-// in time: the fleet view's summary costs a few aggregates, not a row
-// per machine.
+// CountMachines counts a team's machines in one pass of the database
+// over them, grouped by version and set of agents: the groups are few
+// however many the machines, and the sums by version and by agent are
+// made from them here.
 func (s *sqlStore) CountMachines(ctx context.Context, teamID, revision, staleBeforeMs int64) (FleetCounts, error) {
-	var c FleetCounts
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COUNT(*),
-			COALESCE(SUM(CASE WHEN installed_revision < ? OR last_sync < ? THEN 1 ELSE 0 END), 0),
-			COALESCE(SUM(CASE WHEN installed_revision < ? THEN 1 ELSE 0 END), 0)
-			FROM machines WHERE team_id = ?`), revision, staleBeforeMs, revision, teamID).Scan(&c.Total, &c.Stale, &c.Behind); err != nil {
-			return err
-		}
-		var err error
-		c.Versions, err = nameCounts(ctx, tx, s.d.rebind(`SELECT version, COUNT(*) FROM machines WHERE team_id = ?
-			GROUP BY version ORDER BY COUNT(*) DESC, version LIMIT ?`), teamID)
-		if err != nil {
-			return err
-		}
-		c.Agents, err = nameCounts(ctx, tx, s.d.rebind(s.d.agentCounts), teamID)
-		return err
-	})
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT version, agents, COUNT(*),
+		SUM(CASE WHEN installed_revision < ? OR last_sync < ? THEN 1 ELSE 0 END),
+		SUM(CASE WHEN installed_revision < ? THEN 1 ELSE 0 END)
+		FROM machines WHERE team_id = ? GROUP BY version, agents`), revision, staleBeforeMs, revision, teamID)
 	if err != nil {
 		return FleetCounts{}, fmt.Errorf("count the machines of team %d: %w", teamID, err)
 	}
+	defer rows.Close()
+	var c FleetCounts
+	byVersion, byAgent := map[string]int64{}, map[string]int64{}
+	for rows.Next() {
+		var version, agents string
+		var n, stale, behind int64
+		if err := rows.Scan(&version, &agents, &n, &stale, &behind); err != nil {
+			return FleetCounts{}, fmt.Errorf("count the machines of team %d: %w", teamID, err)
+		}
+		c.Total += n
+		c.Stale += stale
+		c.Behind += behind
+		byVersion[version] += n
+		if agents != "" {
+			for a := range strings.SplitSeq(agents, ",") {
+				byAgent[a] += n
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return FleetCounts{}, fmt.Errorf("count the machines of team %d: %w", teamID, err)
+	}
+	c.Versions, c.Agents = commonest(byVersion), commonest(byAgent)
 	return c, nil
 }
 
-func nameCounts(ctx context.Context, tx *sql.Tx, query string, teamID int64) ([]NameCount, error) {
-	rows, err := tx.QueryContext(ctx, query, teamID, MaxNameCounts)
-	if err != nil {
-		return nil, err
+// commonest is the MaxNameCounts names with the most machines, the most
+// first (then by name).
+func commonest(counts map[string]int64) []NameCount {
+	out := make([]NameCount, 0, len(counts))
+	for name, n := range counts {
+		out = append(out, NameCount{Name: name, Machines: n})
 	}
-	defer rows.Close()
-	out := []NameCount{}
-	for rows.Next() {
-		var n NameCount
-		if err := rows.Scan(&n.Name, &n.Machines); err != nil {
-			return nil, err
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+	slices.SortFunc(out, func(a, b NameCount) int {
+		return cmp.Or(cmp.Compare(b.Machines, a.Machines), strings.Compare(a.Name, b.Name))
+	})
+	return out[:min(len(out), MaxNameCounts)]
 }

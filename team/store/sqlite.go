@@ -46,12 +46,9 @@ var sqliteDialect = dialect{
 	// AUTOINCREMENT: an id is never handed out again, even after the
 	// row with the highest id is deleted, so a deleted hook's history
 	// cannot be mistaken for a new hook's.
-	words: map[string]string{"id": "INTEGER PRIMARY KEY AUTOINCREMENT"},
+	words: map[string]string{"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "machines_fillfactor": ""},
 	// Deferred: the read takes no lock and sees one snapshot of the WAL.
 	readTx:   &sql.TxOptions{ReadOnly: true},
 	isUnique: sqlitedb.IsUniqueViolation,
-	// The agents are names of [a-z0-9-] (the server checks them), so
-	// quoting them makes a JSON array json_each can walk.
-	agentCounts: `SELECT a.value, COUNT(*) FROM machines m, json_each('["' || replace(m.agents, ',', '","') || '"]') AS a
-		WHERE m.team_id = ? AND m.agents <> '' GROUP BY a.value ORDER BY COUNT(*) DESC, a.value LIMIT ?`,
+	noIndex:  "+",
 }

@@ -105,7 +105,7 @@ func New(o Options) (*Client, error) {
 	if o.Home == "" {
 		return nil, errors.New("team sync: no home folder to write the team hooks into")
 	}
-	server, err := normaliseServer(o.Server, o.AllowInsecureHTTP)
+	server, err := NormaliseServer(o.Server, o.AllowInsecureHTTP)
 	if err != nil {
 		return nil, err
 	}
@@ -148,10 +148,10 @@ func New(o Options) (*Client, error) {
 // Server is the normalised server URL the client talks to.
 func (c *Client) Server() string { return c.server }
 
-// normaliseServer checks the URL and returns it without a trailing slash,
+// NormaliseServer checks a team server URL and returns it without a trailing slash,
 // with scheme and host lower-cased, so the same server is recognised in
 // sync.json however it was typed.
-func normaliseServer(raw string, allowHTTP bool) (string, error) {
+func NormaliseServer(raw string, allowHTTP bool) (string, error) {
 	if strings.TrimSpace(raw) == "" {
 		return "", errors.New("team sync: no server URL (give --server or set " + ServerEnv + ")")
 	}
