@@ -85,8 +85,11 @@ func unloaded(f *File, data []byte, readErr bool, stopped map[*Hook]bool) []*Hoo
 	return out
 }
 
-// failClosedTrue finds "failClosed": true in text that may not parse.
-var failClosedTrue = regexp.MustCompile(`"failClosed"\s*:\s*true`)
+// failClosedTrue finds "failClosed": true in text that may not parse,
+// including a file cut short inside it ("failClosed": t at the end): what
+// the author wrote there can only have been true or false, and the
+// stricter reading keeps a half-written guard closed.
+var failClosedTrue = regexp.MustCompile(`"failClosed"\s*:\s*(?:true|(?:t|tr|tru)?\s*\z)`)
 
 // gatingSteps are the steps a stand-in may block, those keep says.
 func gatingSteps(keep func(event.Step) bool) []event.Step {
