@@ -26,6 +26,7 @@ const module = "github.com/agenthooks/agenthooks"
 var layers = [][]string{
 	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable"},
 	{"internal/jsonplain", "internal/front", "internal/resident"},
+	{"policy/shellscan", "policy/gitpush"},
 	{"event", "match", "audit", "llm", "hookshape"},
 	{"config", "trust", "sandbox"},
 	{"session"},
@@ -48,7 +49,7 @@ var leavesBeside = []string{"examples", "deploy"}
 // and no library package may import them.
 var testOnly = []string{
 	"internal/needs", "internal/agenttest", "agent/agenttest", "internal/layers", "llm/llmtest",
-	"team/sync/faketeam", "team/internal/pgtest", "e2e", "team/e2e",
+	"team/sync/faketeam", "team/internal/pgtest", "policy/internal/gittest", "e2e", "team/e2e",
 }
 
 // kind says where a package (path relative to the module) stands.

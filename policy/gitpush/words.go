@@ -1,16 +1,16 @@
-package policy
+package gitpush
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // mergePush combines what two commands (or two possible values of an
 // alias) push: a policy sees everything either may push. Two pushes to
 // different remotes cannot be one remote: dynamic.
-func mergePush(a, b GitPush) GitPush {
+func mergePush(a, b Push) Push {
 	if !b.Push {
 		return a
 	}
@@ -77,7 +77,7 @@ func progName(name string) string {
 }
 
 // dynFlags marks the dynamic arguments of c.
-func dynFlags(c *Command) []bool {
+func dynFlags(c *shellscan.Command) []bool {
 	dyn := make([]bool, len(c.Args))
 	for _, i := range c.DynamicArgs {
 		if i >= 0 && i < len(dyn) {
@@ -93,29 +93,6 @@ func isGitValueOption(a string) bool {
 	return slices.Contains(gitGlobalValue, a)
 }
 
-// joinDir resolves a command's directory (Command.Cwd, relative to the
-// line's start) against the line's absolute directory: "" when either is
-// unknown. A ~ is this user's home directory.
-func joinDir(base, cwd string) string {
-	switch {
-	case cwd == "":
-		return ""
-	case cwd == "~" || strings.HasPrefix(cwd, "~/"):
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return ""
-		}
-		return filepath.Join(home, filepath.FromSlash(cwd[1:]))
-	case strings.HasPrefix(cwd, "~"):
-		return "" // another user's home
-	case filepath.IsAbs(cwd) || strings.HasPrefix(cwd, "/"):
-		return filepath.Clean(filepath.FromSlash(cwd))
-	case base == "":
-		return ""
-	}
-	return filepath.Join(base, filepath.FromSlash(cwd))
-}
-
 // chdirGit applies `git -C dir`: an empty dir is ignored, as git does.
 func chdirGit(cur, dir string, dynamic bool) string {
 	switch {
@@ -124,5 +101,5 @@ func chdirGit(cur, dir string, dynamic bool) string {
 	case dir == "":
 		return cur
 	}
-	return joinDir(cur, dir)
+	return shellscan.JoinDir(cur, dir)
 }

@@ -1,7 +1,10 @@
-package policy
+package gitpush
 
 import (
 	"strings"
+	"sync"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // gitLine is what a command line does to git's aliases, read from all of
@@ -33,22 +36,45 @@ type aliasDef struct {
 	dynamic bool // the value cannot be known statically
 }
 
+// Line is a command line read for git: its commands, and, computed once
+// when first needed, what it does to git's aliases. Every command of one
+// line is analysed with the same Line.
+type Line struct {
+	shell   *shellscan.Line
+	gitOnce sync.Once
+	git     *gitLine
+}
+
+// ReadLine analyses a shell command line for AnalyzeLine.
+func ReadLine(line string) *Line {
+	return &Line{shell: shellscan.Analyze(line, gitEnvVar)}
+}
+
+// LineOf is a line that holds only the given commands, and does nothing
+// else: for a command that is not known to come from a line.
+func LineOf(cmds ...shellscan.Command) *Line {
+	return &Line{shell: &shellscan.Line{Commands: cmds}}
+}
+
+// Commands are the line's commands, as shellscan.Commands gives them.
+func (li *Line) Commands() []shellscan.Command { return li.shell.Commands }
+
 // gitLine returns what the line does to git's aliases, computed once.
-func (li *lineInfo) gitLine() *gitLine {
-	li.gitOnce.Do(func() { li.git = scanGitLine(li) })
+func (li *Line) gitLine() *gitLine {
+	li.gitOnce.Do(func() { li.git = scanGitLine(li.shell) })
 	return li.git
 }
 
-func scanGitLine(li *lineInfo) *gitLine {
-	g := &gitLine{tainted: li.writes || li.gitEnv}
-	for i := range li.cmds {
-		g.command(&li.cmds[i])
+func scanGitLine(li *shellscan.Line) *gitLine {
+	g := &gitLine{tainted: li.Writes || li.Touches}
+	for i := range li.Commands {
+		g.command(&li.Commands[i])
 	}
 	return g
 }
 
 // command notes what one command does to git's configuration.
-func (g *gitLine) command(c *Command) {
+func (g *gitLine) command(c *shellscan.Command) {
 	if c.Dynamic {
 		g.tainted = true
 		return

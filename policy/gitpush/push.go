@@ -1,16 +1,18 @@
-package policy
+package gitpush
 
 import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
-// GitPush is what a `git push` would push, as far as its command line
+// Push is what a `git push` would push, as far as its command line
 // says. It does not read the repository: what a push without refspecs
 // pushes depends on configuration and on the current branch, so
 // Implicit says so and policies decide.
-type GitPush struct {
+type Push struct {
 	// Push is true when the command is a git push, directly or through
 	// an alias, or might be one: a git command whose subcommand cannot be
 	// known statically, or is neither git's own nor an alias.
@@ -55,19 +57,19 @@ var gitGlobalValue = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespa
 // word.
 var pushValue = []string{"--repo", "-o", "--push-option", "--receive-pack", "--exec"}
 
-// AnalyzeGitPush reads a command as git would, up to what a push pushes.
+// Analyze reads a command as git would, up to what a push pushes.
 // The command must be git (or git-push); anything else is not a push. It
 // knows nothing of the command's line or directory, so it follows only
 // the aliases given on the command itself (`git -c alias.p=push p`); any
-// other subcommand that is not git's own is dynamic. AnalyzeGitPushIn
+// other subcommand that is not git's own is dynamic. AnalyzeIn
 // follows the aliases of the line and of the repository.
-func AnalyzeGitPush(c Command) GitPush {
+func Analyze(c shellscan.Command) Push {
 	r := &gitResolver{ctx: context.Background}
 	return r.command(&c, "", 0)
 }
 
-// GitScope is where a git command runs, for following its aliases.
-type GitScope struct {
+// Scope is where a git command runs, for following its aliases.
+type Scope struct {
 	// Dir is the absolute directory the command line starts in (a
 	// payload's cwd); "" when unknown, and then the configured aliases
 	// are unknown too.
@@ -80,7 +82,7 @@ type GitScope struct {
 	Line string
 }
 
-// AnalyzeGitPushIn is AnalyzeGitPush following every alias git would:
+// AnalyzeIn is Analyze following every alias git would:
 // those the command gives with -c, those its line defines with `git
 // config`, and those configured for the repository at s.Dir (and the
 // command's cd, -C and --git-dir), read by running git, bounded by ctx
@@ -89,25 +91,26 @@ type GitScope struct {
 // subcommand that is neither git's own nor an alias, an alias that
 // cannot be read, a loop, and a failure to run git make the result
 // dynamic.
-func AnalyzeGitPushIn(ctx context.Context, c Command, s GitScope) GitPush {
-	var li *lineInfo
+func AnalyzeIn(ctx context.Context, c shellscan.Command, s Scope) Push {
+	li := LineOf(c)
 	if s.Line != "" {
-		li = analyzeLine(s.Line)
-	} else {
-		li = &lineInfo{cmds: []Command{c}}
+		li = ReadLine(s.Line)
 	}
-	p, _ := analyzeGitPush(func() context.Context { return ctx }, &c, s.Dir, li)
+	p, _ := AnalyzeLine(func() context.Context { return ctx }, &c, s.Dir, li)
 	return p
 }
 
-// analyzeGitPush reads c, a command of li, in dir; ctx gives the context
-// that bounds the runs of git, called only if git runs. cacheable is
-// false when the answer depends on more than the line (the configured
-// aliases, programs on disk).
-func analyzeGitPush(ctx func() context.Context, c *Command, dir string, li *lineInfo) (p GitPush, cacheable bool) {
+// AnalyzeLine is AnalyzeIn for c, a command of li (ReadLine), that
+// starts in dir: the form to use when every command of one line is
+// read, since what the line does to git's configuration is computed once
+// for all of them. ctx gives the context that bounds the runs of git; it
+// is called only if git must run. cacheable is false when the answer
+// depends on more than the line (the configured aliases, programs on
+// disk), and so may change while the line does not.
+func AnalyzeLine(ctx func() context.Context, c *shellscan.Command, dir string, li *Line) (p Push, cacheable bool) {
 	name := progName(c.Name)
 	if name != "git" && name != "git-push" {
-		return GitPush{}, true
+		return Push{}, true
 	}
 	r := &gitResolver{ctx: ctx, li: li}
 	p = r.command(c, dir, 0)
@@ -116,8 +119,8 @@ func analyzeGitPush(ctx func() context.Context, c *Command, dir string, li *line
 
 // pushArgs reads push's options and operands. Options may come after
 // operands, as git's option parser allows; "--" ends them.
-func pushArgs(args []string, dyn []bool) GitPush {
-	p := GitPush{Push: true}
+func pushArgs(args []string, dyn []bool) Push {
+	p := Push{Push: true}
 	var operands []string
 	var operandDyn []bool
 	i := 0

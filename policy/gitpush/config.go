@@ -1,4 +1,4 @@
-package policy
+package gitpush
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // The aliases configured for a repository are read by git itself, `git
 // -C DIR config --list --show-origin -z` (git resolves includes,
 // conditional includes, worktree configuration and the environment
-// exactly as the command will), bounded by gitTimeout, and cached per
+// exactly as the command will), bounded by Timeout, and cached per
 // directory. A cached answer is used while every file it depends on is
 // unchanged: the system, global and XDG files, the files git named as
 // origins, the targets of their includes, and the repository's .git,
@@ -26,8 +26,12 @@ import (
 // A failure to run git, a timeout or an unexpected exit means the
 // aliases are unknown: the command that needed them is dynamic.
 
+// Timeout bounds the runs of git one analysis makes (each run alone,
+// and a caller's bound for all of them): a configuration git cannot read
+// in a second makes the command dynamic, never a slow decision.
+const Timeout = time.Second
+
 const (
-	gitTimeout  = time.Second
 	aliasMaxAge = 10 * time.Second
 	// gitOutputMax bounds what is read from git: a configuration larger
 	// than this is not read (its aliases are unknown).
@@ -81,6 +85,12 @@ func (s fileStamp) same(readAt time.Time) bool {
 	return os.SameFile(s.info, now.info) && s.info.ModTime().Equal(now.info.ModTime()) &&
 		s.info.Size() == now.info.Size() && readAt.Sub(now.info.ModTime()) > racyWindow
 }
+
+// racyWindow is how long after a file's modification time its mtime and
+// size stop being proof that it is unchanged (file systems store times
+// with a granularity); a file read within it is read again, as git does
+// for "racily clean" files.
+const racyWindow = 2 * time.Second
 
 var aliasCache = struct {
 	sync.Mutex

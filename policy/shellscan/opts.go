@@ -1,4 +1,4 @@
-package policy
+package shellscan
 
 import (
 	"slices"
@@ -153,4 +153,44 @@ func splitWords(s string) (argv, bool) {
 		out = append(out, w.fields(st, word, &scope{src: s})...)
 	}
 	return out, true
+}
+
+// Options describes which options of a program take a value, so that its
+// operands can be told from its options' values.
+type Options struct {
+	// Short lists the short options that take a value: "uC" for -u USER,
+	// -C DIR.
+	Short string
+	// Long lists the long options that take a value, without "--".
+	Long []string
+}
+
+// Option is one option Scan found.
+type Option struct {
+	// Name is the option without dashes: "u", "user".
+	Name string
+	// Value is its value, when HasValue.
+	Value    string
+	HasValue bool
+	// Dynamic is set when the value cannot be known statically.
+	Dynamic bool
+}
+
+// Scan reads the options at the start of args the way getopt does with
+// option permutation off: clusters (-abc), values attached or separate
+// (-uroot, -u root, --user=root, --user root), a unique prefix of a long
+// option, "--" ending the options. dynamic[i] is set when args[i] cannot
+// be known statically (such a word is never read as options). It returns
+// the options and the index of the first operand.
+func (o Options) Scan(args []string, dynamic []bool) ([]Option, int) {
+	in := make(argv, len(args))
+	for i, a := range args {
+		in[i] = field{s: a, dynamic: i < len(dynamic) && dynamic[i]}
+	}
+	opts, n := optSpec{short: o.Short, long: o.Long}.scan(in)
+	out := make([]Option, len(opts))
+	for i, op := range opts {
+		out[i] = Option{Name: op.name, Value: op.val.s, HasValue: op.has, Dynamic: op.val.dynamic}
+	}
+	return out, n
 }

@@ -1,6 +1,10 @@
-package policy
+package gitpush
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
+)
 
 // TestLineFacts: what a line does besides running its commands, which
 // decides whether git's configured aliases still hold.
@@ -36,9 +40,9 @@ func TestLineFacts(t *testing.T) {
 		{"eval 'HOME=/x'", false, true},
 	}
 	for _, c := range cases {
-		li := analyzeLine(c.line)
-		if li.writes != c.writes || li.gitEnv != c.gitEnv {
-			t.Errorf("%q: writes %v gitEnv %v, want %v %v", c.line, li.writes, li.gitEnv, c.writes, c.gitEnv)
+		li := shellscan.Analyze(c.line, gitEnvVar)
+		if li.Writes != c.writes || li.Touches != c.gitEnv {
+			t.Errorf("%q: writes %v gitEnv %v, want %v %v", c.line, li.Writes, li.Touches, c.writes, c.gitEnv)
 		}
 	}
 }

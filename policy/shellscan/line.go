@@ -1,31 +1,31 @@
-package policy
+package shellscan
 
 import (
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// lineInfo is the analysis of one command line: its commands, and what
-// the line may do besides running them that decides which git aliases
-// apply to them (see gitLine).
-type lineInfo struct {
-	cmds []Command
-	// writes is set when a redirection may write a file: the file may be
-	// a git configuration file.
-	writes bool
-	// gitEnv is set when the line may assign, export or unset a variable
-	// that decides which git configuration applies (HOME, PATH, GIT_*…).
-	gitEnv bool
-
-	gitOnce sync.Once
-	git     *gitLine
+// Line is the analysis of one command line: its commands, and what the
+// line may do besides running them that a reader of one command needs to
+// know (a git alias configured before the line may no longer hold once
+// the line wrote a file or assigned HOME).
+type Line struct {
+	// Commands are those Commands returns.
+	Commands []Command
+	// Writes is set when a redirection may write a file.
+	Writes bool
+	// Touches is set when the line may assign, export, unset or read a
+	// variable the watch function of Analyze selects, name one in a
+	// literal word (`export HOME`, `env -u HOME`), or source a file
+	// (which may set anything).
+	Touches bool
 }
 
-// analyzeLine is Commands, with the line's other facts.
-func analyzeLine(line string) *lineInfo {
-	w := &walker{visited: map[*syntax.CallExpr]bool{}}
+// Analyze is Commands, with the line's other facts. watch selects the
+// variables whose change Line.Touches reports; nil selects none.
+func Analyze(line string, watch func(name string) bool) *Line {
+	w := &walker{visited: map[*syntax.CallExpr]bool{}, watched: watch}
 	if words, ok := plainWords(line); ok {
 		// A line of plain words needs no parser: the words are the
 		// fields. It is interpreted exactly as a parsed one. It has no
@@ -38,23 +38,23 @@ func analyzeLine(line string) *lineInfo {
 		w.run(&call{sc: &scope{src: line}, st: st, args: args, cwd: st.cwd, text: strings.TrimSpace(line)})
 		for _, s := range words[1:] {
 			name, _, _ := strings.Cut(s, "=")
-			w.gitEnv = w.gitEnv || gitEnvVar(name)
+			w.touches = w.touches || w.isWatched(name)
 		}
 	} else {
 		w.parseAndWalk(line, newState("."), nil, 0)
 	}
-	return &lineInfo{cmds: w.out, writes: w.writes, gitEnv: w.gitEnv}
+	return &Line{Commands: w.out, Writes: w.writes, Touches: w.touches}
 }
 
-// noteWords notes a literal word that names a variable git's
-// configuration depends on: `export HOME`, `read PATH`, `unset
-// GIT_DIR`, `source f` (which may set anything) all leave one.
+// noteWords notes a literal word that names a watched variable: `export
+// HOME`, `read PATH`, `unset GIT_DIR`, `source f` (which may set
+// anything) all leave one.
 func (w *walker) noteWords(words []*syntax.Word) {
 	for i, word := range words {
 		lit := word.Lit()
 		name, _, _ := strings.Cut(lit, "=")
-		if gitEnvVar(name) || i == 0 && (lit == "source" || lit == ".") {
-			w.gitEnv = true
+		if w.isWatched(name) || i == 0 && (lit == "source" || lit == ".") {
+			w.touches = true
 		}
 	}
 }
@@ -82,4 +82,9 @@ func redirectWrites(r *syntax.Redirect) bool {
 		return false
 	}
 	return true
+}
+
+// isWatched reports whether name is a variable Line.Touches reports.
+func (w *walker) isWatched(name string) bool {
+	return w.watched != nil && w.watched(name)
 }

@@ -1,4 +1,4 @@
-package policy
+package gitpush
 
 import (
 	"context"
@@ -10,60 +10,25 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agenthooks/agenthooks/policy/internal/gittest"
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
-
-// hermeticGit gives git a configuration of the test's own: an empty home
-// with a global file, no system file, no repository above the returned
-// directory (which is not a repository).
-func hermeticGit(t *testing.T) (home, dir string) {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	root := t.TempDir()
-	home = filepath.Join(root, "home")
-	dir = filepath.Join(root, "work")
-	for _, d := range []string{home, dir} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("HOME", home)
-	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
-	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
-	t.Setenv("GIT_CEILING_DIRECTORIES", root)
-	for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_CONFIG",
-		"GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_EXEC_PATH"} {
-		t.Setenv(v, "")
-		os.Unsetenv(v)
-	}
-	return home, dir
-}
-
-// git runs git in dir for a test's setup.
-func git(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
 
 // pushOf analyses every command of line in dir, and merges what they
 // push, as a policy that asks whether any command pushes sees them.
-func pushOf(t *testing.T, dir, line string) GitPush {
+func pushOf(t *testing.T, dir, line string) Push {
 	t.Helper()
-	var p GitPush
-	for _, c := range Commands(line) {
-		p = mergePush(p, AnalyzeGitPushIn(context.Background(), c, GitScope{Dir: dir, Line: line}))
+	var p Push
+	for _, c := range shellscan.Commands(line) {
+		p = mergePush(p, AnalyzeIn(context.Background(), c, Scope{Dir: dir, Line: line}))
 	}
 	return p
 }
 
-// describePush is a compact form of a GitPush for table tests: "-" for
+// describePush is a compact form of a Push for table tests: "-" for
 // no push, "?" for a dynamic one, else "push" and the destinations.
-func describePush(p GitPush) string {
+func describePush(p Push) string {
 	switch {
 	case !p.Push:
 		return "-"
@@ -83,7 +48,7 @@ func describePush(p GitPush) string {
 // TestGitAliasesOnTheLine follows the aliases a line defines and gives,
 // in a directory (not a repository) without any configured alias.
 func TestGitAliasesOnTheLine(t *testing.T) {
-	_, dir := hermeticGit(t)
+	_, dir := gittest.Hermetic(t)
 	chain := "git"
 	for i := range maxAliasDepth + 2 {
 		chain += " -c alias.a" + strconv.Itoa(i) + "=a" + strconv.Itoa(i+1)
@@ -209,7 +174,7 @@ func TestGitAliasesOnTheLine(t *testing.T) {
 // TestGitAliasesUnknownDirectory: without a directory, the configured
 // aliases are unknown, so only -c decides an alias.
 func TestGitAliasesUnknownDirectory(t *testing.T) {
-	hermeticGit(t)
+	gittest.Hermetic(t)
 	cases := []struct{ line, want string }{
 		{"git config alias.p push; git p origin main", "?"},
 		{"git config alias.st status; git st", "?"},
@@ -222,40 +187,17 @@ func TestGitAliasesUnknownDirectory(t *testing.T) {
 			t.Errorf("%s\n got %s, want %s", c.line, got, c.want)
 		}
 	}
-	cmds := Commands("git st")
-	if got := describePush(AnalyzeGitPush(cmds[0])); got != "?" {
-		t.Errorf("AnalyzeGitPush(git st) = %s, want ?", got)
+	cmds := shellscan.Commands("git st")
+	if got := describePush(Analyze(cmds[0])); got != "?" {
+		t.Errorf("Analyze(git st) = %s, want ?", got)
 	}
-}
-
-// repoWithAliases makes a repository at dir/repo with aliases in its
-// configuration, and a global alias g.
-func repoWithAliases(t *testing.T, home, dir string) string {
-	t.Helper()
-	repo := filepath.Join(dir, "repo")
-	if err := os.MkdirAll(filepath.Join(repo, "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	git(t, repo, "init", "-q")
-	git(t, repo, "config", "alias.p", "push")
-	git(t, repo, "config", "alias.st", "status")
-	git(t, repo, "config", "alias.pm", "push origin main")
-	git(t, repo, "config", "alias.sh", "!git push origin main")
-	git(t, repo, "config", "alias.shf", "!f() { git push \"$@\"; }; f")
-	git(t, repo, "config", "alias.chain", "pm")
-	git(t, repo, "config", "alias.loop1", "loop2")
-	git(t, repo, "config", "alias.loop2", "loop1")
-	git(t, repo, "config", "alias.Up", "push -u origin HEAD:main")
-	git(t, home, "config", "--global", "alias.g", "push")
-	git(t, home, "config", "--global", "alias.st2", "status")
-	return repo
 }
 
 // TestGitConfiguredAliases reads the aliases of a real repository and
 // of the global configuration.
 func TestGitConfiguredAliases(t *testing.T) {
-	home, dir := hermeticGit(t)
-	repo := repoWithAliases(t, home, dir)
+	home, dir := gittest.Hermetic(t)
+	repo := gittest.RepoWithAliases(t, home, dir)
 	cases := []struct{ dir, line, want string }{
 		{repo, "git p origin main", "push main"},
 		{repo, "git p origin feature", "push feature"},
@@ -341,12 +283,12 @@ func countingGit(t *testing.T) func() int {
 // the repository's config, an include (even one that did not exist),
 // the global file, or a repository created below.
 func TestGitAliasCache(t *testing.T) {
-	home, dir := hermeticGit(t)
+	home, dir := gittest.Hermetic(t)
 	runs := countingGit(t)
-	repo := repoWithAliases(t, home, dir)
+	repo := gittest.RepoWithAliases(t, home, dir)
 	gitDir := filepath.Join(repo, ".git")
 	global := filepath.Join(home, ".gitconfig")
-	git(t, repo, "config", "include.path", "extra.cfg") // relative to .git, absent for now
+	gittest.Git(t, repo, "config", "include.path", "extra.cfg") // relative to .git, absent for now
 	age(t, gitDir, global)
 
 	check := func(d, line, want string, wantRuns int) {
@@ -361,7 +303,7 @@ func TestGitAliasCache(t *testing.T) {
 	check(repo, "git st origin main", "-", 1)
 	check(repo, "git st origin main", "-", 1) // kept
 	check(repo, "git p origin main", "push main", 1)
-	git(t, repo, "config", "alias.st", "push")
+	gittest.Git(t, repo, "config", "alias.st", "push")
 	check(repo, "git st origin main", "push main", 2)
 
 	age(t, gitDir)
@@ -373,7 +315,7 @@ func TestGitAliasCache(t *testing.T) {
 	age(t, gitDir)
 	check(repo, "git st2", "-", 5)
 	check(repo, "git st2", "-", 5)
-	git(t, home, "config", "--global", "alias.st2", "push origin main")
+	gittest.Git(t, home, "config", "--global", "alias.st2", "push origin main")
 	check(repo, "git st2", "push main", 6)
 
 	sub := filepath.Join(dir, "plain")
@@ -383,21 +325,21 @@ func TestGitAliasCache(t *testing.T) {
 	age(t, global, sub)
 	check(sub, "git st", "?", 7)
 	check(sub, "git st", "?", 7)
-	git(t, sub, "init", "-q")
-	git(t, sub, "config", "alias.st", "push origin main")
+	gittest.Git(t, sub, "init", "-q")
+	gittest.Git(t, sub, "config", "alias.st", "push origin main")
 	check(sub, "git st", "push main", 8)
 }
 
 // TestGitAliasLookupFails: when git cannot answer (no git, a git that
 // hangs past the timeout, a context already done), an alias is dynamic.
 func TestGitAliasLookupFails(t *testing.T) {
-	home, dir := hermeticGit(t)
-	repo := repoWithAliases(t, home, dir)
+	home, dir := gittest.Hermetic(t)
+	repo := gittest.RepoWithAliases(t, home, dir)
 
-	cmds := Commands("git st")
+	cmds := shellscan.Commands("git st")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got := describePush(AnalyzeGitPushIn(ctx, cmds[0], GitScope{Dir: filepath.Join(repo, "sub")})); got != "?" {
+	if got := describePush(AnalyzeIn(ctx, cmds[0], Scope{Dir: filepath.Join(repo, "sub")})); got != "?" {
 		t.Errorf("with a cancelled context: got %s, want ?", got)
 	}
 
@@ -433,7 +375,7 @@ func TestGitExternalBeforeAlias(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a shell script as the external command")
 	}
-	_, dir := hermeticGit(t)
+	_, dir := gittest.Hermetic(t)
 	bin := t.TempDir()
 	writeFile(t, filepath.Join(bin, "git-st"), "#!/bin/sh\ngit push origin main\n")
 	if err := os.Chmod(filepath.Join(bin, "git-st"), 0o755); err != nil {
@@ -456,7 +398,7 @@ func TestGitKnownCommands(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("shell scripts as git programs")
 	}
-	_, dir := hermeticGit(t)
+	_, dir := gittest.Hermetic(t)
 	real, err := exec.LookPath("git")
 	if err != nil {
 		t.Fatal(err)

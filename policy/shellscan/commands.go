@@ -1,4 +1,4 @@
-package policy
+package shellscan
 
 import (
 	"strings"
@@ -92,7 +92,7 @@ func bracketDepth(s string) int {
 // not parse yields one dynamic command holding the whole line, so that a
 // policy denying dynamic commands also denies what it cannot read.
 func Commands(line string) []Command {
-	return analyzeLine(line).cmds
+	return Analyze(line, nil).Commands
 }
 
 // plainWords splits a line made only of words that no shell would
@@ -143,8 +143,10 @@ type walker struct {
 	// cwdTainted is set when a function body changes directory.
 	cwdTainted bool
 	full       bool // maxCommands reached
-	// writes and gitEnv are lineInfo's.
-	writes, gitEnv bool
+	// writes and touches are Line's Writes and Touches; watched selects
+	// the variables touches reports.
+	writes, touches bool
+	watched         func(string) bool
 }
 
 // scope is where a piece of source sits: its text (for Command.Text) and
@@ -191,7 +193,7 @@ func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
 	// Safety sweep: any simple command the structured walk did not reach
 	// (a node kind it does not know) is still reported, without variable
 	// knowledge, so nothing that runs is invisible to a policy. The same
-	// pass notes the line's redirections and variables (lineInfo).
+	// pass notes the line's redirections and variables (Line).
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
@@ -202,9 +204,9 @@ func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
 		case *syntax.Redirect:
 			w.writes = w.writes || redirectWrites(n)
 		case *syntax.Assign: // also those of export, declare, local, …
-			w.gitEnv = w.gitEnv || n.Name != nil && gitEnvVar(n.Name.Value)
+			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
 		case *syntax.WordIter:
-			w.gitEnv = w.gitEnv || n.Name != nil && gitEnvVar(n.Name.Value)
+			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
 		}
 		return true
 	})

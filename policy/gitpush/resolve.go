@@ -1,4 +1,4 @@
-package policy
+package gitpush
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/internal/shellquote"
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // maxAliasDepth bounds alias expansion: an alias of an alias …, and the
@@ -20,7 +21,7 @@ const (
 )
 
 // dynPush is a git command that may be a push and cannot be read.
-var dynPush = GitPush{Push: true, Dynamic: true}
+var dynPush = Push{Push: true, Dynamic: true}
 
 // gitResolver reads git commands as git runs them, following aliases.
 type gitResolver struct {
@@ -28,7 +29,7 @@ type gitResolver struct {
 	ctx func() context.Context
 	// li is the command's line: what it does to aliases is read from it
 	// only when an alias has to be looked up.
-	li *lineInfo
+	li *Line
 	// consulted is set once the answer depended on something outside the
 	// command line (the configured aliases, programs on disk): it cannot
 	// be kept with the line.
@@ -59,12 +60,12 @@ type gitInv struct {
 }
 
 // command reads one command of a line whose directory is dir.
-func (r *gitResolver) command(c *Command, dir string, depth int) GitPush {
+func (r *gitResolver) command(c *shellscan.Command, dir string, depth int) Push {
 	return r.commandIn(c, dir, gitInv{}, depth)
 }
 
 // run reads git's global options, then its subcommand.
-func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) GitPush {
+func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push {
 	i := 0
 	for i < len(args) {
 		if dyn[i] {
@@ -78,7 +79,7 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) GitP
 		valDyn := false
 		if isGitValueOption(a) {
 			if i+1 >= len(args) {
-				return GitPush{} // git stops: the option lacks its value
+				return Push{} // git stops: the option lacks its value
 			}
 			name, val, hasVal, valDyn = a, args[i+1], true, dyn[i+1]
 			i++
@@ -105,7 +106,7 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) GitP
 			case valDyn || inv.dir == "" && !filepath.IsAbs(val):
 				inv.noConfig = true
 			default:
-				inv.gitDir = joinDir(inv.dir, val)
+				inv.gitDir = shellscan.JoinDir(inv.dir, val)
 			}
 		case "--bare":
 			inv.gitDir = inv.dir
@@ -116,13 +117,13 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) GitP
 		}
 	}
 	if i >= len(args) {
-		return GitPush{}
+		return Push{}
 	}
 	return r.sub(args[i], args[i+1:], dyn[i+1:], inv, depth)
 }
 
 // sub reads a subcommand and its arguments.
-func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, depth int) GitPush {
+func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, depth int) Push {
 	if sub == "push" || sub == "send-pack" {
 		// send-pack is push's plumbing: [options] DESTINATION [REF…].
 		return pushArgs(args, dyn)
@@ -133,7 +134,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 			// what the line's other commands then run cannot be read.
 			return dynPush
 		}
-		return GitPush{}
+		return Push{}
 	}
 	name := strings.ToLower(sub)
 	if depth >= maxAliasDepth || slices.Contains(inv.chain, name) {
@@ -144,7 +145,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		// in PATH), it runs before any alias of its name.
 		r.consulted = true
 		if exists, known := externalExists(r.ctx(), sub); known && exists {
-			return GitPush{}
+			return Push{}
 		}
 	}
 	cands, ok := r.candidates(name, inv)
@@ -153,7 +154,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 	}
 	if len(cands) == 0 {
 		if gitKnown[sub] {
-			return GitPush{} // missing here: git says it is not a command
+			return Push{} // missing here: git says it is not a command
 		}
 		// Not git's own and no alias: an external git-<sub>, which we
 		// cannot see, or an error.
@@ -166,7 +167,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 			return dynPush // git would run a program we cannot see, not the alias
 		}
 	}
-	var out GitPush
+	var out Push
 	next := inv
 	next.chain = append(slices.Clone(inv.chain), name)
 	for _, d := range cands {
@@ -209,7 +210,7 @@ func (r *gitResolver) candidates(name string, inv gitInv) ([]aliasDef, bool) {
 }
 
 // expand runs an alias's value with the arguments given after it.
-func (r *gitResolver) expand(d aliasDef, args []string, dyn []bool, inv gitInv, depth int) GitPush {
+func (r *gitResolver) expand(d aliasDef, args []string, dyn []bool, inv gitInv, depth int) Push {
 	r.steps++
 	if d.dynamic || r.steps > maxAliasSteps {
 		return dynPush
@@ -230,7 +231,7 @@ func (r *gitResolver) expand(d aliasDef, args []string, dyn []bool, inv gitInv, 
 // the alias appended ("$@"), from the repository's top level. Its
 // commands are analysed as a line of their own; a git command in it is
 // read with the same aliases (a -c given to the outer git is passed on).
-func (r *gitResolver) shellAlias(body string, args []string, dyn []bool, inv gitInv, depth int) GitPush {
+func (r *gitResolver) shellAlias(body string, args []string, dyn []bool, inv gitInv, depth int) Push {
 	var b strings.Builder
 	b.WriteString(body)
 	for i, a := range args {
@@ -240,13 +241,14 @@ func (r *gitResolver) shellAlias(body string, args []string, dyn []bool, inv git
 		}
 		b.WriteString(" " + shellquote.POSIXAlways(a))
 	}
-	li := analyzeLine(b.String())
+	li := ReadLine(b.String())
 	if g := li.gitLine(); g.tainted || len(g.defs) > 0 {
 		return dynPush // it rewrites aliases: what runs after cannot be read
 	}
-	var out GitPush
-	for i := range li.cmds {
-		c := &li.cmds[i]
+	var out Push
+	cmds := li.Commands()
+	for i := range cmds {
+		c := &cmds[i]
 		if c.Dynamic {
 			return dynPush
 		}
@@ -263,16 +265,16 @@ func (r *gitResolver) shellAlias(body string, args []string, dyn []bool, inv git
 // alias), or by the line itself (outer is zero): it inherits the outer
 // -c aliases, --git-dir (git exports both to what it runs) and alias
 // chain.
-func (r *gitResolver) commandIn(c *Command, dir string, outer gitInv, depth int) GitPush {
+func (r *gitResolver) commandIn(c *shellscan.Command, dir string, outer gitInv, depth int) Push {
 	name := progName(c.Name)
 	if name != "git" && name != "git-push" {
-		return GitPush{}
+		return Push{}
 	}
 	if name == "git-push" {
 		return pushArgs(c.Args, dynFlags(c))
 	}
 	inv := outer
-	inv.dir = joinDir(dir, c.Cwd)
+	inv.dir = shellscan.JoinDir(dir, c.Cwd)
 	for k := range c.Env {
 		if k == "PATH" || k == "GIT_EXEC_PATH" {
 			inv.execPathUnknown = true

@@ -1,4 +1,4 @@
-package policy
+package gitpush
 
 // Git runs a subcommand in this order: its builtin of that name, else an
 // external program git-<name> (in its exec-path, then PATH), else the

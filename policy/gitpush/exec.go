@@ -1,4 +1,4 @@
-package policy
+package gitpush
 
 import (
 	"bytes"
@@ -14,11 +14,11 @@ import (
 	"time"
 )
 
-// runGit runs git with args, bounded by gitTimeout, and returns its
+// runGit runs git with args, bounded by Timeout, and returns its
 // standard output. `git config` exits 1 when it finds nothing to list:
 // that is an empty answer, not a failure.
 func runGit(ctx context.Context, args ...string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0")
