@@ -338,7 +338,7 @@ func commandsVal(line string) ref.Val {
 func gitPushVal(p gitpush.Push) ref.Val {
 	refspecs := make([]any, len(p.Refspecs))
 	for i, r := range p.Refspecs {
-		refspecs[i] = map[string]any{"src": r.Src, "dst": r.Dst, "force": r.Force}
+		refspecs[i] = map[string]any{"src": r.Src, "dst": r.Dst, "force": r.Force, "pattern": r.Pattern}
 	}
 	return types.NewStringInterfaceMap(types.DefaultTypeAdapter, map[string]any{
 		"push":     p.Push,

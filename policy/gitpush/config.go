@@ -52,9 +52,12 @@ type aliasSet map[string]string
 
 type aliasEntry struct {
 	aliases aliasSet
-	env     string // the variables that select configuration, when read
-	readAt  time.Time
-	files   []fileStamp
+	// pushConfig is set when the configuration maps a remote's pushes
+	// (remote.<name>.push, remote.<name>.mirror).
+	pushConfig bool
+	env        string // the variables that select configuration, when read
+	readAt     time.Time
+	files      []fileStamp
 }
 
 // fileStamp is what a file looked like when an answer was read.
@@ -97,15 +100,16 @@ var aliasCache = struct {
 	m map[gitLocation]*aliasEntry
 }{m: map[gitLocation]*aliasEntry{}}
 
-// configuredAliases returns the aliases git configures for a command
-// run at loc; ok is false when they cannot be known.
-func configuredAliases(ctx context.Context, loc gitLocation) (aliasSet, bool) {
+// configured returns what the configuration for a command run at loc
+// says (aliases, push mappings), read once and cached; ok is false when
+// it cannot be known.
+func configured(ctx context.Context, loc gitLocation) (*aliasEntry, bool) {
 	env := gitEnvKey()
 	aliasCache.Lock()
 	e := aliasCache.m[loc]
 	aliasCache.Unlock()
 	if e != nil && e.fresh(env) {
-		return e.aliases, true
+		return e, true
 	}
 	e, err := readAliases(ctx, loc, env)
 	if err != nil {
@@ -117,7 +121,7 @@ func configuredAliases(ctx context.Context, loc gitLocation) (aliasSet, bool) {
 	}
 	aliasCache.m[loc] = e
 	aliasCache.Unlock()
-	return e.aliases, true
+	return e, true
 }
 
 func (e *aliasEntry) fresh(env string) bool {
@@ -209,6 +213,8 @@ func readAliases(ctx context.Context, loc gitLocation, env string) (*aliasEntry,
 			for _, n := range aliasNames(key[len("alias."):]) {
 				e.aliases[n] = value // the last one wins, as for git
 			}
+		case strings.HasPrefix(key, "remote.") && (strings.HasSuffix(key, ".push") || strings.HasSuffix(key, ".mirror")):
+			e.pushConfig = true
 		case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
 			watch(includeTarget(value, file, isFile))
 		}

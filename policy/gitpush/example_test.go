@@ -18,12 +18,16 @@ func Example() {
 			if c.Name != "git" {
 				continue
 			}
-			fmt.Printf("%s: push %v, dynamic %v, remote %q, refspecs %+v, force %v\n",
-				line, p.Push, p.Dynamic, p.Remote, p.Refspecs, p.Force)
+			var dsts []string
+			for _, r := range p.Refspecs {
+				dsts = append(dsts, r.Dst)
+			}
+			fmt.Printf("%s: push %v, dynamic %v, remote %q, destinations %q, force %v\n",
+				line, p.Push, p.Dynamic, p.Remote, dsts, p.Force)
 		}
 	}
 	// Output:
-	// git -c alias.ship='push -f' ship origin HEAD:refs/heads/main: push true, dynamic false, remote "origin", refspecs [{Src:HEAD Dst:main Force:false}], force true
-	// git status: push false, dynamic false, remote "", refspecs [], force false
-	// git $(cat subcommand.txt) origin: push true, dynamic true, remote "", refspecs [], force false
+	// git -c alias.ship='push -f' ship origin HEAD:refs/heads/main: push true, dynamic false, remote "origin", destinations ["main"], force true
+	// git status: push false, dynamic false, remote "", destinations [], force false
+	// git $(cat subcommand.txt) origin: push true, dynamic true, remote "", destinations [], force false
 }

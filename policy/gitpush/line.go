@@ -28,6 +28,9 @@ type gitLine struct {
 	// cannot be read (a dynamic key, --edit, an include), or a command
 	// that creates a repository.
 	tainted bool
+	// pushConfig is set when a `git config` of the line may set what a
+	// push updates (remote.<name>.push, push.*, branch.*).
+	pushConfig bool
 }
 
 // aliasDef is one value an alias may have.
@@ -112,6 +115,7 @@ func (g *gitLine) subcommand(sub string, args []string, dyn []bool) {
 	case sub == "config":
 		eff := readGitConfig(args, dyn)
 		g.tainted = g.tainted || eff.tainted
+		g.pushConfig = g.pushConfig || eff.pushConfig
 		for name, d := range eff.defs {
 			if g.defs == nil {
 				g.defs = map[string][]aliasDef{}
@@ -144,8 +148,9 @@ func skipGitOptions(args []string, dyn []bool) (int, bool) {
 
 // configEffect is what one `git config` does to aliases.
 type configEffect struct {
-	defs    map[string][]aliasDef
-	tainted bool
+	defs       map[string][]aliasDef
+	tainted    bool
+	pushConfig bool
 }
 
 // Options of `git config` that take their value as the next word.
@@ -234,6 +239,7 @@ func readGitConfig(args []string, dyn []bool) configEffect {
 		return eff
 	}
 	eff.tainted = selectsConfig(key)
+	eff.pushConfig = pushConfigKey(key)
 	return eff
 }
 

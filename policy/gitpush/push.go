@@ -46,6 +46,9 @@ type Refspec struct {
 	// dynamic word.
 	Dst   string
 	Force bool
+	// Pattern is a wildcard destination as written (`refs/heads/ma*`),
+	// which may match any ref, a protected one among them; its Dst is "".
+	Pattern string
 }
 
 // gitGlobalValue lists git's global options that take their value as the
@@ -108,8 +111,7 @@ func AnalyzeIn(ctx context.Context, c shellscan.Command, s Scope) Push {
 // depends on more than the line (the configured aliases, programs on
 // disk), and so may change while the line does not.
 func AnalyzeLine(ctx func() context.Context, c *shellscan.Command, dir string, li *Line) (p Push, cacheable bool) {
-	name := progName(c.Name)
-	if name != "git" && name != "git-push" {
+	if !gitProgram(progName(c.Name)) {
 		return Push{}, true
 	}
 	r := &gitResolver{ctx: ctx, li: li}
@@ -120,7 +122,14 @@ func AnalyzeLine(ctx func() context.Context, c *shellscan.Command, dir string, l
 // pushArgs reads push's options and operands. Options may come after
 // operands, as git's option parser allows; "--" ends them.
 func pushArgs(args []string, dyn []bool) Push {
-	p := Push{Push: true}
+	p, _ := pushArgsSrcOnly(args, dyn)
+	return p
+}
+
+// pushArgsSrcOnly is pushArgs, with the indexes of the refspecs that
+// name no destination: configuration (remote.<name>.push) may choose it.
+func pushArgsSrcOnly(args []string, dyn []bool) (p Push, srcOnly []int) {
+	p = Push{Push: true}
 	var operands []string
 	var operandDyn []bool
 	i := 0
@@ -203,6 +212,9 @@ func pushArgs(args []string, dyn []bool) Push {
 		if operandDyn[j] {
 			r.Dst = ""
 		}
+		if !strings.Contains(operands[j], ":") && !p.Delete {
+			srcOnly = append(srcOnly, len(p.Refspecs))
+		}
 		if p.Delete && !strings.Contains(operands[j], ":") {
 			r = Refspec{Dst: normRef(strings.TrimPrefix(operands[j], "+"))}
 		}
@@ -210,7 +222,7 @@ func pushArgs(args []string, dyn []bool) Push {
 		p.Refspecs = append(p.Refspecs, r)
 	}
 	p.Implicit = len(p.Refspecs) == 0
-	return p
+	return p, srcOnly
 }
 
 func parseRefspec(s string) Refspec {
@@ -221,6 +233,15 @@ func parseRefspec(s string) Refspec {
 	}
 	src, dst, hasDst := strings.Cut(s, ":")
 	r.Src = src
+	if !hasDst {
+		dst = src
+	}
+	if strings.Contains(dst, "*") {
+		// A pattern: every local ref its source matches, under the
+		// destination's name. It stands for any name.
+		r.Pattern = dst
+		return r
+	}
 	if hasDst {
 		r.Dst = normRef(dst)
 		return r

@@ -35,6 +35,25 @@ type gitResolver struct {
 	// be kept with the line.
 	consulted bool
 	steps     int // expansions so far (maxAliasSteps)
+	// read keeps the configuration read during this analysis, so that
+	// the aliases and push mappings of one location are read once.
+	read map[gitLocation]*aliasEntry
+}
+
+// configured is configured() read once per location and analysis.
+func (r *gitResolver) configured(loc gitLocation) (*aliasEntry, bool) {
+	if e, ok := r.read[loc]; ok {
+		return e, e != nil
+	}
+	e, ok := configured(r.ctx(), loc)
+	if r.read == nil {
+		r.read = map[gitLocation]*aliasEntry{}
+	}
+	if !ok {
+		e = nil
+	}
+	r.read[loc] = e
+	return e, ok
 }
 
 // gitInv is the state a git invocation passes on to what it runs: its
@@ -57,6 +76,9 @@ type gitInv struct {
 	execPathUnknown bool
 	// chain lists the aliases being expanded, to detect a loop.
 	chain []string
+	// pushConfig is set by a -c that may choose what a push updates
+	// (remote.<name>.push, push.*, branch.*).
+	pushConfig bool
 }
 
 // command reads one command of a line whose directory is dir.
@@ -92,12 +114,19 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 			if valDyn {
 				return dynPush // it could define an alias
 			}
+			if runsCommand(val) {
+				return dynPush
+			}
 			inv.setCLI(val)
 		case "--config-env":
 			key, _, _ := strings.Cut(strings.ToLower(val), "=")
 			switch {
 			case valDyn || selectsConfig(key):
 				inv.cliUnknown = true
+			case pushConfigKey(key):
+				inv.pushConfig = true
+			case commandKey(key):
+				return dynPush // a command from the agent's environment
 			case strings.HasPrefix(key, "alias."):
 				inv.setCLIDef(key, aliasDef{dynamic: true}) // the value is in the agent's environment
 			}
@@ -124,9 +153,23 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 
 // sub reads a subcommand and its arguments.
 func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, depth int) Push {
-	if sub == "push" || sub == "send-pack" {
-		// send-pack is push's plumbing: [options] DESTINATION [REF…].
-		return pushArgs(args, dyn)
+	if sub == "push" || sub == "send-pack" || sub == "http-push" {
+		// send-pack and http-push are push's plumbing: [options]
+		// DESTINATION [REF…].
+		if len(args) == 1 && args[0] == "-h" || len(args) > 0 && args[0] == "--help" && !dyn[0] {
+			return Push{} // help, nothing pushed
+		}
+		p, srcOnly := pushArgsSrcOnly(args, dyn)
+		if len(srcOnly) > 0 && r.pushConfigured(inv) {
+			// remote.<name>.push may map the source to any destination.
+			for _, i := range srcOnly {
+				p.Refspecs[i].Dst = ""
+			}
+		}
+		return p
+	}
+	if p, ok := updatesRemote(sub, args, dyn); ok {
+		return p
 	}
 	if gitBuiltins[sub] {
 		if depth > 0 && changesConfig(sub, args, dyn) {
@@ -199,11 +242,11 @@ func (r *gitResolver) candidates(name string, inv gitInv) ([]aliasDef, bool) {
 	if line.tainted || inv.noConfig || inv.dir == "" {
 		return nil, false
 	}
-	set, ok := configuredAliases(r.ctx(), gitLocation{dir: inv.dir, gitDir: inv.gitDir})
+	e, ok := r.configured(gitLocation{dir: inv.dir, gitDir: inv.gitDir})
 	if !ok {
 		return nil, false
 	}
-	if v, found := set[name]; found {
+	if v, found := e.aliases[name]; found {
 		out = append(out, aliasDef{value: v})
 	}
 	return out, true
@@ -267,11 +310,13 @@ func (r *gitResolver) shellAlias(body string, args []string, dyn []bool, inv git
 // chain.
 func (r *gitResolver) commandIn(c *shellscan.Command, dir string, outer gitInv, depth int) Push {
 	name := progName(c.Name)
-	if name != "git" && name != "git-push" {
+	if !gitProgram(name) {
 		return Push{}
 	}
-	if name == "git-push" {
-		return pushArgs(c.Args, dynFlags(c))
+	if sub, ok := strings.CutPrefix(name, "git-"); ok {
+		inv := outer
+		inv.dir = shellscan.JoinDir(dir, c.Cwd)
+		return r.sub(sub, c.Args, dynFlags(c), inv, maxAliasDepth) // a program: no alias of its name
 	}
 	inv := outer
 	inv.dir = shellscan.JoinDir(dir, c.Cwd)
@@ -300,6 +345,8 @@ func (inv *gitInv) setCLI(kv string) {
 	case strings.HasPrefix(key, "alias."):
 		// Without a value it is a boolean, which git refuses as an alias.
 		inv.setCLIDef(key, aliasDef{value: v, dynamic: !hasVal})
+	case pushConfigKey(key):
+		inv.pushConfig = true
 	}
 }
 

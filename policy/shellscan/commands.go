@@ -189,6 +189,9 @@ func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
 		return
 	}
 	sc := &scope{src: src, via: via, depth: depth}
+	if strings.Contains(src, "${") {
+		w.taintExpansionAssigns(f)
+	}
 	w.stmts(sc, st, f.Stmts)
 	// Safety sweep: any simple command the structured walk did not reach
 	// (a node kind it does not know) is still reported, without variable
@@ -207,6 +210,26 @@ func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
 			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
 		case *syntax.WordIter:
 			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
+		}
+		return true
+	})
+}
+
+// taintExpansionAssigns makes every variable that an expansion may
+// assign (`${x:=git}`, `${x=git}`) unknown on the whole line: the
+// assignment happens when the word is expanded, wherever that is, and
+// `x=; : ${x:=git}; $x push` runs git.
+func (w *walker) taintExpansionAssigns(f *syntax.File) {
+	syntax.Walk(f, func(n syntax.Node) bool {
+		pe, ok := n.(*syntax.ParamExp)
+		if !ok || pe.Exp == nil || pe.Param == nil {
+			return true
+		}
+		if pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull {
+			if w.tainted == nil {
+				w.tainted = map[string]bool{}
+			}
+			w.tainted[pe.Param.Value] = true
 		}
 		return true
 	})

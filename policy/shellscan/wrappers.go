@@ -90,8 +90,19 @@ func (w *walker) inside(c *call, name string) {
 		w.unwrap(c, name, wr, args)
 		return
 	}
+	lower := strings.TrimSuffix(strings.ToLower(name), ".exe")
+	if otherShells[lower] {
+		// Not POSIX shell code: whatever it runs is unknown.
+		w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+	}
 	if shells[name] {
 		w.shell(c, name, args)
+		return
+	}
+	if in, ok := interpreters[interpreterName(name)]; ok {
+		if interpreted(in, args) {
+			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+		}
 		return
 	}
 	switch name {
@@ -119,10 +130,25 @@ func (w *walker) inside(c *call, name string) {
 			}
 		}
 	case "alias":
+		// A shell alias changes what a later word of the line (or of the
+		// session) runs, and when it applies depends on the shell (dash
+		// expands aliases in scripts, bash only with expand_aliases):
+		// dynamic. Its value is read too, as the command it names.
 		for _, a := range args {
-			if _, v, ok := strings.Cut(a.s, "="); ok {
+			if _, v, ok := strings.Cut(a.s, "="); ok || a.dynamic {
+				w.dynamicAll(c.text, appendVia(c.via, "alias"), c.cwd)
 				w.nested(c, v, a.dynamic, newState(c.cwd), "alias")
 			}
+		}
+	case "shopt":
+		for _, a := range args {
+			if a.s == "expand_aliases" || a.dynamic {
+				w.dynamicAll(c.text, c.via, c.cwd)
+			}
+		}
+	case "awk", "gawk", "mawk", "nawk", "busybox awk":
+		if awkRuns(args) {
+			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
 		}
 	case "trap":
 		_, i := optSpec{}.scan(args)
@@ -305,13 +331,20 @@ func (w *walker) unwrap(c *call, name string, wr wrapper, args argv) {
 }
 
 // expandSplitString applies env -S STRING / --split-string=STRING: the
-// string's words take its place among the arguments.
+// string's words take its place among the arguments. -S may end a
+// cluster of short options (`env -vS'git push'`, `env -iS 'git push'`).
 func expandSplitString(args argv) argv {
-	for i, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		var s string
 		var rest int
 		switch {
-		case a.s == "-S" || a.s == "--split-string":
+		case a.s == "--" || !strings.HasPrefix(a.s, "-") || a.s == "-":
+			return args
+		case a.dynamic:
+			// An option we cannot read may be -S: what runs is unknown.
+			return append(append(argv{}, args[:i]...), field{s: a.s, dynamic: true})
+		case a.s == "--split-string":
 			if i+1 >= len(args) {
 				return args
 			}
@@ -319,21 +352,42 @@ func expandSplitString(args argv) argv {
 			if args[i+1].dynamic {
 				return append(append(argv{}, args[:i]...), field{s: s, dynamic: true})
 			}
-		case strings.HasPrefix(a.s, "-S") && !a.dynamic:
-			s, rest = a.s[2:], i+1
-		case strings.HasPrefix(a.s, "--split-string=") && !a.dynamic:
+		case strings.HasPrefix(a.s, "--split-string="):
 			s, rest = strings.TrimPrefix(a.s, "--split-string="), i+1
-		case a.s == "--" || !strings.HasPrefix(a.s, "-"):
-			return args
-		default:
+		case strings.HasPrefix(a.s, "--"):
+			if name, _, has := strings.Cut(a.s[2:], "="); !has && slices.Contains(wrappers["env"].long, optSpec{long: wrappers["env"].long}.longName(name)) {
+				i++ // the option's value is the next word
+			}
 			continue
+		default:
+			j := strings.IndexAny(a.s[1:], "uCSPa")
+			if j < 0 {
+				continue
+			}
+			j++
+			if a.s[j] != 'S' {
+				if j == len(a.s)-1 {
+					i++ // -u NAME: the value is the next word
+				}
+				continue
+			}
+			if j < len(a.s)-1 {
+				s, rest = a.s[j+1:], i+1
+				break
+			}
+			if i+1 >= len(args) {
+				return args
+			}
+			s, rest = args[i+1].s, i+2
+			if args[i+1].dynamic {
+				return append(append(argv{}, args[:i]...), field{s: s, dynamic: true})
+			}
 		}
 		words, ok := splitWords(s)
 		if !ok {
 			words = argv{{s: s, dynamic: true}}
 		}
-		out := append(append(append(argv{}, args[:i]...), words...), args[rest:]...)
-		return out
+		return append(append(append(argv{}, args[:i]...), words...), args[rest:]...)
 	}
 	return args
 }
@@ -448,8 +502,13 @@ scan:
 		if i < len(args) {
 			w.nested(c, args[i].s, args[i].dynamic, newState(c.cwd), name+" -c")
 		}
-	case stdin || i >= len(args):
+	case stdin || i >= len(args) || stdinPath(args[i].s) && !args[i].dynamic:
+		// `sh /dev/stdin <<EOF`, `bash /proc/self/fd/0`: standard input.
 		w.shellStdin(c, name)
+	case args[i].dynamic || fdPath(args[i].s):
+		// `bash <(curl …)`, `bash /dev/fd/3 3<<EOF`, `bash "$script"`:
+		// a script whose content is not a file of the workspace.
+		w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
 	}
 }
 
