@@ -165,6 +165,9 @@ func (w *walker) run(c *call) {
 	if cmd.Name == "" {
 		return
 	}
+	if defs, ok := w.funcs[prog.s]; ok && !prog.dynamic {
+		w.callFunc(c, defs)
+	}
 	w.inside(c, cmd.Name)
 }
 

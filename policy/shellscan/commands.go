@@ -62,6 +62,9 @@ const (
 	maxNesting  = 16
 	maxCommands = 4096
 	maxFields   = 4096
+	// maxCallWalks bounds the walks of function bodies for their calls
+	// on one line (recursion and many calls stay linear).
+	maxCallWalks = 64
 	// maxBrackets bounds how deep ( { [ and backquotes may nest in one
 	// string before it is left unread (dynamic). No command a person
 	// writes comes near it.
@@ -143,6 +146,11 @@ type walker struct {
 	// cwdTainted is set when a function body changes directory.
 	cwdTainted bool
 	full       bool // maxCommands reached
+	// funcs are the functions defined on the line, by name; calls is
+	// how deep calls of them nest now.
+	funcs     map[string][]funcDef
+	calls     int
+	callWalks int // function bodies walked for calls (maxCallWalks)
 	// writes and touches are Line's Writes and Touches; watched selects
 	// the variables touches reports.
 	writes, touches bool

@@ -114,7 +114,14 @@ func skipAssigns(args argv, env map[string]string) (map[string]string, int) {
 	i := 0
 	for ; i < len(args); i++ {
 		name, val, ok := strings.Cut(args[i].s, "=")
-		if !ok || !syntax.ValidName(name) || args[i].dynamic {
+		if !ok || !syntax.ValidName(name) {
+			break
+		}
+		// A dynamic word whose name is literal and whose value is quoted
+		// whole (`PATH="$PATH"`, kept as its source text) is still one
+		// assignment, of a value not known. Unquoted (`PATH=$PATH`), its
+		// value may split into more words, one of them the program.
+		if args[i].dynamic && !(len(val) >= 2 && val[0] == '"' && val[len(val)-1] == '"' && !strings.Contains(val[1:len(val)-1], `"`)) {
 			break
 		}
 		if env == nil {

@@ -3,6 +3,7 @@ package shellscan
 import (
 	"maps"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -19,12 +20,17 @@ type value struct {
 type state struct {
 	vars map[string]value
 	cwd  string // relative to the line's start; "" unknown
+	// pos are the positional parameters ($1, "$@") of a function called
+	// on the line with the arguments pos, when hasPos; otherwise they are
+	// unknown.
+	pos    argv
+	hasPos bool
 }
 
 func newState(cwd string) *state { return &state{cwd: cwd} }
 
 func (st *state) clone() *state {
-	return &state{vars: maps.Clone(st.vars), cwd: st.cwd}
+	return &state{vars: maps.Clone(st.vars), cwd: st.cwd, pos: st.pos, hasPos: st.hasPos}
 }
 
 func (st *state) set(name string, v value) {
@@ -43,6 +49,7 @@ func (st *state) forget() {
 	}
 	st.set("IFS", value{}) // even if it was never assigned here
 	st.cwd = ""
+	st.hasPos = false
 }
 
 // join merges in the state after a part of the line that may or may not
@@ -61,6 +68,9 @@ func (st *state) join(other *state) {
 	}
 	if st.cwd != other.cwd {
 		st.cwd = ""
+	}
+	if !st.hasPos || !other.hasPos || !slices.Equal(st.pos, other.pos) {
+		st.hasPos = false
 	}
 }
 

@@ -197,7 +197,61 @@ func (w *walker) funcDecl(sc *scope, c *syntax.FuncDecl) {
 	if cd {
 		w.cwdTainted = true
 	}
+	if c.Name != nil && usesPositional(c.Body) {
+		if w.funcs == nil {
+			w.funcs = map[string][]funcDef{}
+		}
+		w.funcs[c.Name.Value] = append(w.funcs[c.Name.Value], funcDef{sc: sc, body: c.Body})
+	}
 	w.stmt(sc, newState(""), c.Body)
+}
+
+// usesPositional reports a body that reads its arguments ($1, "$@",
+// $#, shift): only for those does a call's walk add what the first did
+// not know.
+func usesPositional(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && positional(pe.Param.Value) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// funcDef is a function defined on the line: its body and where it
+// sits.
+type funcDef struct {
+	sc   *scope
+	body *syntax.Stmt
+}
+
+// callFunc walks the bodies of the function c calls that read their
+// arguments (every such definition of its name on the line: which one is
+// in force when it runs is not followed) with its arguments as the positional parameters, in the
+// caller's directory. The body was walked already, knowing nothing; this
+// walk sees what the arguments make of it: `f() { git "$@"; }; f push`.
+func (w *walker) callFunc(c *call, defs []funcDef) {
+	for _, a := range c.args[1:] {
+		if a.dynamic {
+			return // the walk of the definition, knowing nothing, covers it
+		}
+	}
+	if w.calls >= maxNesting || w.callWalks >= maxCallWalks {
+		w.dynamicAll(c.text, appendVia(c.via, c.args[0].s+"()"), c.cwd)
+		return
+	}
+	w.calls++
+	w.callWalks++
+	defer func() { w.calls-- }()
+	for _, d := range defs {
+		st := c.st.clone()
+		st.pos, st.hasPos = c.args[1:], true
+		st.cwd = c.cwd
+		sc := &scope{src: d.sc.src, via: appendVia(c.via, c.args[0].s+"()"), depth: d.sc.depth}
+		w.stmt(sc, st, d.body)
+	}
 }
 
 // assignedIn lists the names n may assign (assignments, and any word

@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -17,6 +18,9 @@ type shellEnv struct {
 }
 
 func (e shellEnv) Get(name string) expand.Variable {
+	if positional(name) {
+		return e.st.positional(name)
+	}
 	if v, ok := e.w.lookup(e.st, name); ok {
 		if v.unset {
 			return expand.Variable{}
@@ -121,6 +125,9 @@ func (w *walker) static(st *state, parts []syntax.WordPart, quoted bool) (ok, gl
 // variable's value. Only plain variables assigned earlier on the line
 // qualify, with the operators that compute from them alone.
 func (w *walker) param(st *state, pe *syntax.ParamExp) (string, bool) {
+	if pe.Param != nil && positional(pe.Param.Value) {
+		return st.positionalStatic(pe)
+	}
 	if pe.Param == nil || !syntax.ValidName(pe.Param.Value) ||
 		pe.Excl || pe.Width || pe.IsSet || pe.Flags != nil || pe.NestedParam != nil ||
 		pe.Index != nil || pe.Slice != nil || pe.Names != 0 || len(pe.Modifiers) > 0 ||
@@ -174,4 +181,48 @@ func hasGlobMeta(s string, raw bool) bool {
 		}
 	}
 	return false
+}
+
+// positional reports the names of the positional parameters a function
+// call sets: $1 … $9, $@, $*, $#.
+func positional(name string) bool {
+	return name == "@" || name == "*" || name == "#" || len(name) == 1 && '1' <= name[0] && name[0] <= '9'
+}
+
+// positionalStatic is param for a positional parameter: static in a
+// call of a function of the line whose arguments are all static, in the
+// plain forms ($1, "$@", ${2}, $#).
+func (st *state) positionalStatic(pe *syntax.ParamExp) (string, bool) {
+	if !st.hasPos || pe.Excl || pe.Length || pe.Width || pe.IsSet || pe.Flags != nil || pe.NestedParam != nil ||
+		pe.Index != nil || pe.Slice != nil || pe.Names != 0 || len(pe.Modifiers) > 0 || pe.Exp != nil || pe.Repl != nil {
+		return "", false
+	}
+	for _, f := range st.pos {
+		if f.dynamic {
+			return "", false
+		}
+	}
+	v := st.positional(pe.Param.Value)
+	if v.Kind == expand.Indexed {
+		return strings.Join(v.List, " "), true
+	}
+	return v.Str, true
+}
+
+// positional is a positional parameter's value in st.
+func (st *state) positional(name string) expand.Variable {
+	if !st.hasPos {
+		return expand.Variable{}
+	}
+	switch name {
+	case "@", "*":
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: st.pos.strings()}
+	case "#":
+		return expand.Variable{Set: true, Kind: expand.String, Str: strconv.Itoa(len(st.pos))}
+	}
+	i := int(name[0] - '0')
+	if i > len(st.pos) {
+		return expand.Variable{}
+	}
+	return expand.Variable{Set: true, Kind: expand.String, Str: st.pos[i-1].s}
 }

@@ -3,6 +3,7 @@ package shellscan
 import (
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -116,12 +117,30 @@ func (w *walker) inside(c *call, name string) {
 		w.eval(c, args)
 	case "read", "mapfile", "readarray", "getopts", "printf", "let", "export", "declare",
 		"typeset", "local", "readonly", "set":
+		if name == "set" {
+			c.st.hasPos = false // set -- a b replaces the arguments
+		}
 		// Whatever they may assign is no longer known.
 		for _, a := range args {
 			n, _, _ := strings.Cut(a.s, "=")
 			if syntax.ValidName(n) {
 				c.st.set(n, value{})
 			}
+		}
+	case "shift":
+		// shift N drops arguments; a count we cannot read, or any
+		// shift outside a call we follow, leaves them unknown.
+		n := 1
+		if len(args) > 0 {
+			n = -1
+			if v, err := strconv.Atoi(args[0].s); err == nil && !args[0].dynamic && v >= 0 {
+				n = v
+			}
+		}
+		if c.st.hasPos && n >= 0 && n <= len(c.st.pos) {
+			c.st.pos = c.st.pos[n:]
+		} else {
+			c.st.hasPos = false
 		}
 	case "unset":
 		for _, a := range args {
