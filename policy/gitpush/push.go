@@ -119,16 +119,11 @@ func AnalyzeLine(ctx func() context.Context, c *shellscan.Command, dir string, l
 	return p, !r.consulted
 }
 
-// pushArgs reads push's options and operands. Options may come after
-// operands, as git's option parser allows; "--" ends them.
-func pushArgs(args []string, dyn []bool) Push {
-	p, _ := pushArgsSrcOnly(args, dyn)
-	return p
-}
-
-// pushArgsSrcOnly is pushArgs, with the indexes of the refspecs that
-// name no destination: configuration (remote.<name>.push) may choose it.
-func pushArgsSrcOnly(args []string, dyn []bool) (p Push, srcOnly []int) {
+// pushArgs reads push's options and operands, and gives the indexes of
+// the refspecs that name no destination: configuration
+// (remote.<name>.push) may choose it. Options may come after operands,
+// as git's option parser allows; "--" ends them.
+func pushArgs(args []string, dyn []bool) (p Push, srcOnly []int) {
 	p = Push{Push: true}
 	var operands []string
 	var operandDyn []bool

@@ -159,7 +159,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		if len(args) == 1 && args[0] == "-h" || len(args) > 0 && args[0] == "--help" && !dyn[0] {
 			return Push{} // help, nothing pushed
 		}
-		p, srcOnly := pushArgsSrcOnly(args, dyn)
+		p, srcOnly := pushArgs(args, dyn)
 		if len(srcOnly) > 0 && r.pushConfigured(inv) {
 			// remote.<name>.push may map the source to any destination.
 			for _, i := range srcOnly {
