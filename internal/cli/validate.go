@@ -102,6 +102,7 @@ func (o *validateOptions) run() error {
 			problems = append(problems, f.SchemaProblems()...)
 		}
 		problems = append(problems, missingPrograms(set.Hooks, o.io.env)...)
+		problems = append(problems, unsurePins(set.Hooks)...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
