@@ -3,7 +3,7 @@ package agent
 import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/export"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // Agent gathers one agent's parts, each written once in the agent's own

@@ -28,7 +28,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
@@ -48,10 +47,11 @@ type Dialect struct {
 	// root the agent runs its hooks for, in order of preference; the
 	// workspace roots come from them when --workspace is not given.
 	ProjectDirVars []string
-	// RunsItself are the settings files (of any agent) whose hooks the
+	// RunsItself names the agents (Name) whose settings files' hooks this
 	// agent runs itself, so agenthooks must not run them again for it
-	// (config.Locations.SkipSettings).
-	RunsItself []*config.Settings
+	// (config.Locations.SkipSettings); the registry resolves the names,
+	// so no agent's package imports another's.
+	RunsItself []string
 
 	// ParseFn reads the agent's payload (Parse); AnswerFn renders a
 	// verdict in its format (Answer).

@@ -134,12 +134,12 @@ func (c Common) PreCalls(t *ToolCall) []Call {
 
 // preToolUseCall is the preToolUse of tool t with input.
 func (c Common) preToolUseCall(t *ToolCall, input map[string]any) Call {
-	return Call{Step: event.PreToolUse, Payload: c.Base(map[string]any{
+	return Call{Step: event.PreToolUse, Payload: c.Base(withServer(t, map[string]any{
 		"tool_name":   t.Name,
 		"tool_input":  input,
 		"tool_use_id": t.UseID,
 		"cwd":         c.Cwd,
-	})}
+	}))}
 }
 
 // subagentStartCall is the subagentStart of task tool t, for a subagent
@@ -195,14 +195,14 @@ func (c Common) GateCall(t *ToolCall, command, path string) (Call, bool) {
 // it (JSON), shellOutput the terminal text of a shell command.
 func (c Common) PostCalls(t *ToolCall, output json.RawMessage, shellOutput string, durationMS float64) []Call {
 	result := CompactRaw(output)
-	calls := []Call{{Step: event.PostToolUse, Payload: c.Base(map[string]any{
+	calls := []Call{{Step: event.PostToolUse, Payload: c.Base(withServer(t, map[string]any{
 		"tool_name":   t.Name,
 		"tool_input":  t.Input,
 		"tool_output": result,
 		"tool_use_id": t.UseID,
 		"cwd":         c.Cwd,
 		"duration":    durationMS,
-	})}}
+	}))}}
 	switch t.Kind {
 	case KindShell:
 		calls = append(calls, Call{Step: event.AfterShellExecution, Payload: c.Base(map[string]any{
@@ -235,11 +235,23 @@ func (c Common) PostCalls(t *ToolCall, output json.RawMessage, shellOutput strin
 	return calls
 }
 
+// withServer adds an MCP tool's server to a tool step's payload: not in
+// Cursor's schema (its tool_name is MCP:<tool>), but what the hooks of
+// another agent's settings file match against (Claude Code's
+// mcp__<server>__<tool>), so the server an agent named survives the
+// translation.
+func withServer(t *ToolCall, p map[string]any) map[string]any {
+	if t.Kind == KindMCP && t.MCPServer != "" {
+		p["server"] = t.MCPServer
+	}
+	return p
+}
+
 // failureCall is postToolUseFailure.
 func (c Common) FailureCall(t *ToolCall, message string, interrupt bool, durationMS float64) Call {
 	// Agents do not say why a tool failed beyond the message; an
 	// interrupt is an error with is_interrupt set, as in Cursor.
-	return Call{Step: event.PostToolUseFailure, Payload: c.Base(map[string]any{
+	return Call{Step: event.PostToolUseFailure, Payload: c.Base(withServer(t, map[string]any{
 		"tool_name":     t.Name,
 		"tool_input":    t.Input,
 		"tool_use_id":   t.UseID,
@@ -248,7 +260,7 @@ func (c Common) FailureCall(t *ToolCall, message string, interrupt bool, duratio
 		"failure_type":  event.FailureError,
 		"duration":      durationMS,
 		"is_interrupt":  interrupt,
-	})}
+	}))}
 }
 
 // promptCall is beforeSubmitPrompt.

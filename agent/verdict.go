@@ -64,9 +64,7 @@ func Merge(ds []*engine.Decision) *Verdict {
 			case event.Allow:
 				allowed = append(allowed, d)
 			}
-			if d.Permission.Rank() > v.Permission.Rank() {
-				v.Permission = d.Permission
-			}
+			v.Permission = engine.Stricter(v.Permission, d.Permission)
 		}
 		switch d.Step {
 		case event.PreToolUse:

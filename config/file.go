@@ -2,6 +2,7 @@ package config
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -124,6 +125,10 @@ func parseVersion(doc *jsonNode, r *reporter) int {
 	v := m.value
 	if v.kind == jsonNumber {
 		if n := v.number(); n >= 1 && n <= 1<<31-1 && n == float64(int(n)) {
+			if n != 1 {
+				r.disarmAt(v.off, "/version", fmt.Sprintf("is %d; this format is version 1, and a host that knows only 1 may not read the file as written", int(n)),
+					`write "version": 1`)
+			}
 			return int(n)
 		}
 	}
@@ -145,6 +150,9 @@ func checkTopLevelKeys(doc *jsonNode, r *reporter) {
 		fix := "remove it; only \"version\" and \"hooks\" are read"
 		if event.Step(m.key).Known() {
 			fix = "move it inside \"hooks\""
+		} else if s, ok := nearName(m.key, []string{"version", "hooks"}); ok {
+			r.disarmAt(m.keyOff, pointerJoin("", m.key), "unknown top-level key "+strconv.Quote(shorten(m.key))+"; ignored", "did you mean "+strconv.Quote(s)+"?")
+			continue
 		} else if s, ok := closest(m.key, []string{"version", "hooks"}); ok {
 			fix = "did you mean " + strconv.Quote(s) + "?"
 		}
@@ -168,6 +176,11 @@ func parseStep(m jsonMember, r *reporter) []*Hook {
 	ptr := pointerJoin("/hooks", m.key)
 	step := event.Step(m.key)
 	if !step.Known() {
+		if s, ok := nearName(m.key, stepNames); ok {
+			// beforeShellExecuton: a guard that never runs.
+			r.disarmAt(m.keyOff, ptr, "unknown step "+strconv.Quote(shorten(m.key))+"; its hooks are skipped", "did you mean "+s+"?")
+			return nil
+		}
 		fix := "use one of: " + strings.Join(stepNames, ", ")
 		if s, ok := closest(m.key, stepNames); ok {
 			fix = "did you mean " + s + "?"

@@ -78,7 +78,7 @@ func TestValidation(t *testing.T) {
 			src:  `{"version": 1, ‸"stop": [], ‸"hook": {}, ‸"comment": "x", "hooks": {}}`,
 			want: []string{
 				`warning: stop: unknown top-level key "stop"; ignored (fix: move it inside "hooks")`,
-				`warning: hook: unknown top-level key "hook"; ignored (fix: did you mean "hooks"?)`,
+				`hook: unknown top-level key "hook"; ignored (fix: did you mean "hooks"?)`,
 				`warning: comment: unknown top-level key "comment"; ignored (fix: remove it; only "version" and "hooks" are read)`,
 			},
 		},
@@ -87,7 +87,7 @@ func TestValidation(t *testing.T) {
 			src:  `{"version": 1, "hooks": {‸"beforeShellExec": [{"command": "a"}], ‸"PreToolUse": [], ‸"onSave": [], "stop": [{"command": "b"}]}}`,
 			want: []string{
 				`warning: hooks.beforeShellExec: unknown step "beforeShellExec"; its hooks are skipped (fix: did you mean beforeShellExecution?)`,
-				`warning: hooks.PreToolUse: unknown step "PreToolUse"; its hooks are skipped (fix: did you mean preToolUse?)`,
+				`hooks.PreToolUse: unknown step "PreToolUse"; its hooks are skipped (fix: did you mean preToolUse?)`,
 				`warning: hooks.onSave: unknown step "onSave"; its hooks are skipped (fix: use one of: ` + strings.Join(stepNames, ", ") + `)`,
 			},
 			hooks: 1,
@@ -220,8 +220,8 @@ func TestValidation(t *testing.T) {
 			name: "unknown hook keys",
 			src:  `{"version": 1, "hooks": {"stop": [{"command": "a", ‸"fail_closed": true, ‸"timeout_ms": 5, ‸"owner": "sec"}]}}`,
 			want: []string{
-				`warning: hooks.stop[0].fail_closed: unknown key "fail_closed"; ignored (fix: did you mean "failClosed"?)`,
-				`warning: hooks.stop[0].timeout_ms: unknown key "timeout_ms"; ignored (fix: did you mean "timeout"?)`,
+				`hooks.stop[0].fail_closed: unknown key "fail_closed"; ignored (fix: did you mean "failClosed"?)`,
+				`hooks.stop[0].timeout_ms: unknown key "timeout_ms"; ignored (fix: did you mean "timeout"?)`,
 				`warning: hooks.stop[0].owner: unknown key "owner"; ignored (fix: remove it if it is a typo; it is kept but not used)`,
 			},
 			hooks: 1,

@@ -151,6 +151,7 @@ func (p hookParse) timeout() {
 			return
 		}
 		p.h.Timeout = d
+		p.checkTimeout(secs)
 	}
 }
 
@@ -158,11 +159,13 @@ func (p hookParse) loopLimit() {
 	v := p.m.value
 	if v.kind == jsonNull {
 		p.h.LoopLimit = LoopLimit{Unlimited: true}
+		p.checkLoopLimit()
 		return
 	}
 	if v.kind == jsonNumber {
 		if n := v.number(); n >= 0 && n <= maxLoopLimit && n == math.Trunc(n) {
 			p.h.LoopLimit = LoopLimit{N: int(n)}
+			p.checkLoopLimit()
 			return
 		}
 	}
@@ -186,6 +189,7 @@ func (p hookParse) matcher() {
 		return
 	}
 	p.h.Matcher, p.h.Match = s, m
+	p.checkMatcherReach(s)
 }
 
 // extra keeps a key this version does not know and warns about it: it
@@ -196,6 +200,11 @@ func (p hookParse) extra() {
 		p.h.Extra = make(map[string]json.RawMessage)
 	}
 	p.h.Extra[p.m.key] = append(json.RawMessage(nil), p.r.raw(v)...)
+	if s, ok := nearName(p.m.key, hookKeys); ok {
+		// failclosed, matchers: the option the author meant is off.
+		p.r.disarmAt(p.m.keyOff, p.ptr(), "unknown key "+strconv.Quote(shorten(p.m.key))+"; ignored", "did you mean "+strconv.Quote(s)+"?")
+		return
+	}
 	fix := "remove it if it is a typo; it is kept but not used"
 	if s, ok := closest(p.m.key, hookKeys); ok {
 		fix = "did you mean " + strconv.Quote(s) + "?"

@@ -171,7 +171,7 @@ func (l *loader) load(path string, src Source, dir, root string) {
 			}
 		}
 	}
-	l.set.Unloaded = append(l.set.Unloaded, unloaded(f, data, err != nil)...)
+	l.set.Unloaded = append(l.set.Unloaded, unloaded(f, data, err != nil, stopped)...)
 }
 
 func (l *loader) checkTrust(f *File, data []byte) {

@@ -295,7 +295,7 @@ func TestDefaultLocations(t *testing.T) {
 	t.Setenv("HOME", d)
 	t.Setenv("USERPROFILE", d) // Windows
 	roots := []string{"/a", "/b"}
-	loc := DefaultLocations(roots)
+	loc := DefaultLocations(os.Getenv, roots)
 	if loc.EnterpriseFile != ent || loc.Home != d || !slices.Equal(loc.WorkspaceRoots, roots) {
 		t.Fatalf("got %+v", loc)
 	}
@@ -306,13 +306,13 @@ func TestDefaultLocations(t *testing.T) {
 
 	writeFile(t, ent, hooksJSON("ent"))
 	writeFile(t, UserFile(d), hooksJSON("user"))
-	set := Load(DefaultLocations(nil), nil)
+	set := Load(DefaultLocations(os.Getenv, nil), nil)
 	if got := commands(set.Hooks); !slices.Equal(got, []string{"ent", "user"}) {
 		t.Errorf("hooks = %q", got)
 	}
 
 	t.Setenv(EnterpriseEnv, "")
-	if got := DefaultLocations(nil).EnterpriseFile; got != DefaultEnterpriseFile() || got == "" {
+	if got := DefaultLocations(os.Getenv, nil).EnterpriseFile; got != DefaultEnterpriseFile() || got == "" {
 		t.Errorf("default enterprise file = %q", got)
 	}
 }

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
 // EnterpriseEnv names the environment variable that overrides the
 // enterprise hooks file, so tests and sandboxes never read the real one.
-const EnterpriseEnv = "AGENTHOOKS_ENTERPRISE_CONFIG"
+const EnterpriseEnv = settings.EnterpriseFile
 
 // Locations says where to look for hooks files. Every field can be set,
 // so that tests never touch the real /etc or $HOME.
@@ -37,14 +39,15 @@ type Locations struct {
 func DefaultEnterpriseFile() string { return defaultEnterpriseFile }
 
 // DefaultLocations returns the real locations for the given workspace
-// roots: the enterprise file from $AGENTHOOKS_ENTERPRISE_CONFIG or the
-// per-OS default, and the user's home directory.
-func DefaultLocations(roots []string) Locations {
-	ent := os.Getenv(EnterpriseEnv)
+// roots, in the environment getenv reads: the enterprise file from
+// $AGENTHOOKS_ENTERPRISE_CONFIG or the per-OS default, and the user's
+// home directory.
+func DefaultLocations(getenv func(string) string, roots []string) Locations {
+	ent := getenv(EnterpriseEnv)
 	if ent == "" {
 		ent = defaultEnterpriseFile
 	}
-	home, err := os.UserHomeDir()
+	home, err := settings.Home(getenv)
 	if err != nil {
 		home = "" // no home: no user or team hooks, rather than hooks from a guessed place
 	}

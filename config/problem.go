@@ -10,7 +10,8 @@ type Severity int
 
 const (
 	// Error: the hook (or the whole file, when the top level is broken)
-	// is not loaded.
+	// is not loaded; or, for a Problem that Disarms, it loads but cannot
+	// do what its author meant.
 	Error Severity = iota
 	// Warning: everything still loads, but the file probably does not
 	// say what its author meant (an unknown step, an unknown key, …).
@@ -36,6 +37,12 @@ type Problem struct {
 	Severity Severity
 	Message  string
 	Fix      string
+	// Disarms marks an error that silently disarms a guard (a step or key
+	// misspelt, a matcher that can never match, a program that is not
+	// there, a timeout meant as milliseconds; Disarming): the hook still
+	// loads as written, but validate exits 1, trust refuses until --force,
+	// list marks the hook, and the team server refuses the entry.
+	Disarms bool
 }
 
 // Error formats the problem the way compilers do, so editors and

@@ -35,6 +35,17 @@ func (r *reporter) errAt(off int, pointer, msg, fix string) {
 	r.add(Error, off, pointer, msg, fix)
 }
 
+// disarmAt reports a mistake that disarms a guard (Problem.Disarms): an
+// error, though the hook it concerns still loads.
+func (r *reporter) disarmAt(off int, pointer, msg, fix string) {
+	line, col := r.lines.position(off)
+	r.problems = append(r.problems, Problem{
+		File: r.file, Pointer: pointer, Line: line, Col: col,
+		Severity: Error, Message: msg, Fix: fix, Disarms: true,
+	})
+	r.offsets = append(r.offsets, off)
+}
+
 func (r *reporter) warnAt(off int, pointer, msg, fix string) {
 	r.add(Warning, off, pointer, msg, fix)
 }

@@ -217,9 +217,11 @@ func (r *resolver) npmRun(args []string, depth int) {
 		}
 		break
 	}
-	pkgFile := filepath.Join(r.dir, "package.json")
-	p, ok := r.inside(pkgFile, r.dir)
-	if !ok || name == "" {
+	if name == "" || strings.ContainsAny(name, `/\`) || filepath.Ext(name) != "" {
+		return // a file (bun run x.ts), a word of its own
+	}
+	p, ok := r.inside(filepath.Join(r.dir, "package.json"), r.dir)
+	if !ok {
 		return
 	}
 	r.add(p)

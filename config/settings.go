@@ -8,9 +8,9 @@ import (
 
 // Settings are another agent's settings files whose hooks run here as
 // Cursor runs its "third-party hooks" (docs/architecture.md, the sources).
-// The agent's package defines them once, with DefineSettings, as a
-// package variable; Load then reads them, unless the host leaves them out
-// (Locations.SkipSettings).
+// The agent's package describes them; the registry of agents defines
+// them as sources, with DefineSettings; Load then reads them, unless the
+// host leaves them out (Locations.SkipSettings).
 type Settings struct {
 	// Format reads the files.
 	Format *Groups
@@ -52,8 +52,7 @@ var defined struct {
 // DefineSettings defines another agent's settings files as sources, of
 // lower priority than every source defined before, in the order of
 // s.Files, and sets each file's Source. A file whose name is already
-// defined keeps that source. It returns s, so an agent's package can
-// define its settings as a package variable.
+// defined keeps that source. It returns s.
 func DefineSettings(s *Settings) *Settings {
 	defined.mu.Lock()
 	defer defined.mu.Unlock()

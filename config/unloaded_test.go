@@ -28,6 +28,12 @@ func TestUnloadedStandIns(t *testing.T) {
 			want: []event.Step{event.BeforeReadFile}},
 		{name: "a broken entry beside a valid fail-closed one",
 			file: `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./ok","failClosed":true},{"command":"./x","timeout":-3}]}}`},
+		{name: "cut short, says failClosed false only",
+			file: `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./x","failClosed":false}`},
+		{name: "a wrong version stands in for nothing",
+			file: `{"version":2,"hooks":{"beforeShellExecution":[{"command":"./x","failClosed":true}],"stop":[{"command":"./y"}]}}`},
+		{name: "a broken entry beside a failClosed false one",
+			file: `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./x","timeout":-3},{"command":"./y","failClosed":false}],"beforeSubmitPrompt":[{"command":"./z","failClosed":true}]}}`},
 		{name: "valid", file: `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./x","failClosed":true}]}}`},
 	}
 	for _, c := range cases {

@@ -1,7 +1,7 @@
 //go:build unix
 
 // Package e2e drives real coding agents, installed from the npm registry,
-// against fake model servers (internal/agenttest) in a workspace whose
+// against fake model servers (internal/fakemodel) in a workspace whose
 // Cursor hooks deny git push: each agent, wired to agenthooks as its
 // install verb does it, must keep the push from running, tell its model
 // the hook's reason, and still run an allowed command.
@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 )
 
 func TestMain(m *testing.M) {
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
-	agenttest.StopEngines(tmp)
+	fakemodel.StopEngines(tmp)
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
 	}
@@ -71,12 +71,12 @@ func testGemini(t *testing.T, scope string) {
 
 // runGeminiPush runs real Gemini CLI in w against a model that asks for
 // git push, then for the allowed command.
-func runGeminiPush(t *testing.T, w *workspace, scope string) (string, *agenttest.Gemini, error) {
+func runGeminiPush(t *testing.T, w *workspace, scope string) (string, *fakemodel.Gemini, error) {
 	t.Helper()
-	model := agenttest.NewGemini(agenttest.Script{Steps: []agenttest.Step{
-		agenttest.Call("run_shell_command", map[string]any{"command": "git push origin main", "description": "Push main."}),
-		agenttest.Call("run_shell_command", map[string]any{"command": allowedCommand, "description": "Write allowed.txt."}),
-		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
+	model := fakemodel.NewGemini(fakemodel.Script{Steps: []fakemodel.Step{
+		fakemodel.Call("run_shell_command", map[string]any{"command": "git push origin main", "description": "Push main."}),
+		fakemodel.Call("run_shell_command", map[string]any{"command": allowedCommand, "description": "Write allowed.txt."}),
+		fakemodel.Say("The push was blocked by policy; allowed.txt is written."),
 	}})
 	gemini := geminiAgent(t, w, model.URL(), scope)
 	ctx, cancel := context.WithTimeout(context.Background(), agentTimeout)
@@ -95,10 +95,10 @@ func TestOpenCodeUser(t *testing.T)    { testOpenCode(t, "user") }
 func testOpenCode(t *testing.T, scope string) {
 	t.Parallel()
 	w := newWorkspace(t)
-	model := agenttest.NewOpenAI(agenttest.Script{Steps: []agenttest.Step{
-		agenttest.Call("bash", map[string]any{"command": "git push origin main", "description": "Push main"}),
-		agenttest.Call("bash", map[string]any{"command": allowedCommand, "description": "Write allowed.txt"}),
-		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
+	model := fakemodel.NewOpenAI(fakemodel.Script{Steps: []fakemodel.Step{
+		fakemodel.Call("bash", map[string]any{"command": "git push origin main", "description": "Push main"}),
+		fakemodel.Call("bash", map[string]any{"command": allowedCommand, "description": "Write allowed.txt"}),
+		fakemodel.Say("The push was blocked by policy; allowed.txt is written."),
 	}})
 	defer model.Close()
 	opencode := opencodeAgent(t, w, model.URL(), scope)
@@ -127,7 +127,7 @@ func TestGeminiStopFollowup(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t)
 	w.Setenv("E2E_FOLLOWUP", followup)
-	model := agenttest.NewGemini(agenttest.Script{Done: "Nothing to do."})
+	model := fakemodel.NewGemini(fakemodel.Script{Done: "Nothing to do."})
 	defer model.Close()
 	gemini := geminiAgent(t, w, model.URL(), "project")
 
@@ -145,7 +145,7 @@ func TestOpenCodeStopFollowup(t *testing.T) {
 	t.Parallel()
 	w := newWorkspace(t)
 	w.Setenv("E2E_FOLLOWUP", followup)
-	model := agenttest.NewOpenAI(agenttest.Script{Done: "Nothing to do."})
+	model := fakemodel.NewOpenAI(fakemodel.Script{Done: "Nothing to do."})
 	defer model.Close()
 	opencode := opencodeAgent(t, w, model.URL(), "project")
 
@@ -295,8 +295,8 @@ func opencodeAgent(t *testing.T, w *workspace, url, scope string) string {
 
 // model is a fake model server's record.
 type model interface {
-	Requests() []agenttest.Request
-	Find(path, text string) []agenttest.Request
+	Requests() []fakemodel.Request
+	Find(path, text string) []fakemodel.Request
 	ToolResults() []string
 }
 

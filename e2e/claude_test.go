@@ -6,14 +6,14 @@ import (
 	"os"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 )
 
 func claudeCase(scope string) pushCase {
 	return pushCase{
 		agent: "claude", scope: scope, pkg: "@anthropic-ai/claude-code",
 		steps: pushSteps,
-		model: func(s agenttest.Script) fakeModel { return agenttest.NewAnthropic(s) },
+		model: func(s fakemodel.Script) fakeModel { return fakemodel.NewAnthropic(s) },
 		tool:  "Bash",
 		args: func(cmd, desc string) map[string]any {
 			return map[string]any{"command": cmd, "description": desc}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 )
 
 // codexConfig is the user's own Codex configuration: the fake model as a
@@ -31,7 +31,7 @@ func codexCase(scope string) pushCase {
 		agent: "codex", scope: scope, pkg: "@openai/codex", gated: true,
 		// Codex 0.169 runs SessionEnd in codex exec too.
 		steps: pushSteps,
-		model: func(s agenttest.Script) fakeModel { return agenttest.NewResponses(s) },
+		model: func(s fakemodel.Script) fakeModel { return fakemodel.NewResponses(s) },
 		tool:  "exec_command",
 		args: func(cmd, _ string) map[string]any {
 			return map[string]any{"cmd": cmd}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 )
 
 func copilotCase(scope string) pushCase {
@@ -16,7 +16,7 @@ func copilotCase(scope string) pushCase {
 		// Copilot CLI loads a project's hooks only in a folder it trusts.
 		gated: scope == "project",
 		steps: pushSteps,
-		model: func(s agenttest.Script) fakeModel { return agenttest.NewOpenAI(s) },
+		model: func(s fakemodel.Script) fakeModel { return fakemodel.NewOpenAI(s) },
 		tool:  "bash",
 		args: func(cmd, desc string) map[string]any {
 			return map[string]any{"command": cmd, "description": desc}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 )
 
 // pushCase is one agent's push test, at one scope: how to start the
@@ -26,7 +26,7 @@ type pushCase struct {
 	gated bool
 	// model starts the agent's fake model playing script; tool and args
 	// are its shell tool and the tool's arguments for a command.
-	model func(agenttest.Script) fakeModel
+	model func(fakemodel.Script) fakeModel
 	tool  string
 	args  func(cmd, desc string) map[string]any
 	// setup configures the agent in w for the model at url (its own
@@ -38,7 +38,7 @@ type pushCase struct {
 	removeTrust func(t *testing.T, w *workspace)
 }
 
-// fakeModel is one of internal/agenttest's servers.
+// fakeModel is one of internal/fakemodel's servers.
 type fakeModel interface {
 	model
 	URL() string
@@ -168,11 +168,11 @@ func (r doctorReport) problems(agent string) []string {
 
 // pushScript is the model's side of the push session, for a shell tool
 // whose arguments args makes of a command and its description.
-func pushScript(tool string, args func(cmd, desc string) map[string]any) agenttest.Script {
-	return agenttest.Script{Steps: []agenttest.Step{
-		agenttest.Call(tool, args("git push origin main", "Push main.")),
-		agenttest.Call(tool, args(allowedCommand, "Write allowed.txt.")),
-		agenttest.Say("The push was blocked by policy; allowed.txt is written."),
+func pushScript(tool string, args func(cmd, desc string) map[string]any) fakemodel.Script {
+	return fakemodel.Script{Steps: []fakemodel.Step{
+		fakemodel.Call(tool, args("git push origin main", "Push main.")),
+		fakemodel.Call(tool, args(allowedCommand, "Write allowed.txt.")),
+		fakemodel.Say("The push was blocked by policy; allowed.txt is written."),
 	}}
 }
 
@@ -185,7 +185,7 @@ func runFollowupCase(t *testing.T, c pushCase) {
 	w := newWorkspace(t)
 	w.Setenv("E2E_FOLLOWUP", followup)
 	bin := agent(t, c.agent)
-	model := c.model(agenttest.Script{Done: "Nothing to do."})
+	model := c.model(fakemodel.Script{Done: "Nothing to do."})
 	defer model.Close()
 	args := c.setup(t, w, model.URL())
 	for i, a := range args {

@@ -18,7 +18,7 @@ import (
 
 // The agents, each at the version these tests verified: a version bump
 // is one line here, together with whatever the tests (and
-// internal/install) learn about the new one.
+// install) learn about the new one.
 var pinned = []npmPackage{
 	{"@google/gemini-cli", "0.61.0"},
 	{"opencode-ai", "1.18.33"},

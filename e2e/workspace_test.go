@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenthooks/agenthooks/internal/agenttest"
+	"github.com/agenthooks/agenthooks/internal/fakemodel"
 )
 
 // denyMarker is in the deny reason of the workspace's hook, so a test can
@@ -156,7 +156,7 @@ func newWorkspace(t *testing.T) *workspace {
 	// The resident engines the agents' hooks started live under this
 	// workspace's TMPDIR: they are stopped before it is removed (and
 	// before the race reports above are read, so theirs are too).
-	t.Cleanup(func() { agenttest.StopEngines(filepath.Join(root, "tmp")) })
+	t.Cleanup(func() { fakemodel.StopEngines(filepath.Join(root, "tmp")) })
 
 	// git: a shim that records every call, refuses push, and passes the
 	// rest to the real git (agents ask git about the project).

@@ -18,13 +18,13 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // Defaults.
 const (
-	DefaultTimeout       = runner.DefaultTimeout
-	DefaultPromptTimeout = runner.DefaultPromptTimeout
 	// CursorVersion is what hooks see in cursor_version and CURSOR_VERSION
 	// unless the host says otherwise.
 	CursorVersion = "agenthooks"
@@ -39,7 +39,8 @@ type Options struct {
 	Trust config.Trust
 	// Runners by hook type; "command" is added when missing.
 	Runners map[string]runner.Runner
-	// DefaultTimeout and PromptTimeout apply to hooks without a timeout.
+	// DefaultTimeout and PromptTimeout apply to hooks without a timeout
+	// (default runner.DefaultTimeout and runner.DefaultPromptTimeout).
 	DefaultTimeout, PromptTimeout time.Duration
 	// MaxParallel bounds the concurrently running hooks of one step; zero means
 	// max(8, 2×CPU).
@@ -47,7 +48,7 @@ type Options struct {
 	// Sequential runs every step's hooks one after another.
 	Sequential bool
 	// Sessions keeps per-conversation state; nil means in memory.
-	Sessions SessionStore
+	Sessions session.Store
 	// Sink receives every execution record; nil keeps only the last 100
 	// in memory (Log). With a sink, Log keeps no payload over 64 KiB.
 	Sink audit.Sink
@@ -86,20 +87,18 @@ type snapshot struct {
 // Problems, as Cursor does.
 func Load(opts Options) (*Engine, error) {
 	if opts.DefaultTimeout <= 0 {
-		opts.DefaultTimeout = DefaultTimeout
+		opts.DefaultTimeout = runner.DefaultTimeout
 	}
 	if opts.PromptTimeout <= 0 {
-		opts.PromptTimeout = DefaultPromptTimeout
+		opts.PromptTimeout = runner.DefaultPromptTimeout
 	}
 	if opts.MaxParallel <= 0 {
 		opts.MaxParallel = max(8, 2*runtime.NumCPU())
 	}
 	if opts.Sessions == nil {
-		opts.Sessions = &MemorySessions{}
+		opts.Sessions = &session.Memory{}
 	}
-	if opts.Env == nil {
-		opts.Env = os.Environ()
-	}
+	opts.Env = settings.Environ(opts.Env)
 	opts.Env = withhold(opts.Env, opts.Withhold)
 	if opts.CursorVersion == "" {
 		opts.CursorVersion = CursorVersion
@@ -118,7 +117,7 @@ func Load(opts Options) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("default workspace root: %w", err)
 		}
-		opts.Locations = config.DefaultLocations([]string{wd})
+		opts.Locations = config.DefaultLocations(settings.Getenv(opts.Env), []string{wd})
 	}
 	roots := opts.Locations.WorkspaceRoots
 	if roots == nil {

@@ -2,12 +2,12 @@ package engine
 
 import (
 	"cmp"
-	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/session"
 )
@@ -40,16 +40,16 @@ func SecretEnv(getenv func(string) string) []string {
 // withhold returns env without the variables named in names, and never
 // with TeamTokenEnv. env itself is not changed.
 func withhold(env, names []string) []string {
-	drop := map[string]bool{envKey(TeamTokenEnv): true}
+	drop := map[string]bool{settings.Name(TeamTokenEnv): true}
 	for _, n := range names {
 		if n != "" {
-			drop[envKey(n)] = true
+			drop[settings.Name(n)] = true
 		}
 	}
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if !drop[envKey(name)] {
+		if !drop[settings.Name(name)] {
 			out = append(out, kv)
 		}
 	}
@@ -75,8 +75,8 @@ type sessionVar struct {
 // the host's, the session's sessionStart variables, then the CURSOR_*
 // variables, which no session variable may override. Later entries win:
 // the process runner keeps the last value of each name.
-func (e *Engine) baseEnv(ctx context.Context, fields map[string]json.RawMessage, sess Session) runEnv {
-	r := runEnv{host: e.hostEnv(ctx)}
+func (e *Engine) baseEnv(c caller, fields map[string]json.RawMessage, sess session.Session) runEnv {
+	r := runEnv{host: e.hostEnv(c)}
 	for k, v := range sess.Env {
 		src := sess.SourceOf(k)
 		if session.Refused(k, src) != "" {

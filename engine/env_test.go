@@ -16,8 +16,9 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/session"
 	"github.com/agenthooks/agenthooks/state"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // bin writes an executable named name into the folder dir of the fixture
@@ -229,8 +230,8 @@ func TestOldSessionEnvCountsAsLowest(t *testing.T) {
 	}
 	f.write(config.Enterprise, map[event.Step][]hk{event.PreToolUse: {{"command": show("enterprise")}}})
 	f.writeClaudeUser(`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"` + show("claude-user") + `"}]}]}}`)
-	sessions := &engine.MemorySessions{}
-	if err := sessions.Update(t.Context(), "c1", func(s *engine.Session) {
+	sessions := &session.Memory{}
+	if err := sessions.Update(t.Context(), "c1", func(s *session.Session) {
 		s.Env = map[string]string{"OLD": "1", "LD_PRELOAD": "/nonexistent/evil.so"}
 	}); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 // JSON object), every hook configured for the step would have applied.
 //
 // The outcome is recorded in the execution log like any run.
-func (e *Engine) Fault(ctx context.Context, step event.Step, payload []byte, cause error) *Decision {
+func (e *Engine) Fault(ctx context.Context, step event.Step, payload []byte, cause error, opts ...RunOption) *Decision {
 	d := &Decision{Step: step}
 	idx := event.Index(step)
 	if idx < 0 {
@@ -45,7 +45,7 @@ func (e *Engine) Fault(ctx context.Context, step event.Step, payload []byte, cau
 	d = faultDecision(in, hooks, cause)
 	setBlockMessages(d, filePath, in.toolName)
 	if len(d.Hooks) > 0 {
-		e.record(ctx, step, conv, nil, false, d)
+		e.record(ctx, step, conv, nil, false, d, callerOf(opts).agent)
 	}
 	return d
 }

@@ -9,17 +9,18 @@ import (
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // countingSessions counts the session reads.
 type countingSessions struct {
-	engine.MemorySessions
+	session.Memory
 	gets atomic.Int64
 }
 
-func (c *countingSessions) Get(ctx context.Context, id string) (engine.Session, error) {
+func (c *countingSessions) Get(ctx context.Context, id string) (session.Session, error) {
 	c.gets.Add(1)
-	return c.MemorySessions.Get(ctx, id)
+	return c.Memory.Get(ctx, id)
 }
 
 // inProcess answers every hook itself, like a policy.

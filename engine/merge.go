@@ -146,7 +146,30 @@ func merge(in mergeInput, outcomes []Outcome) *Decision {
 	return d
 }
 
-// mergeGate: the most restrictive permission wins; messages come from the
+// Stricter is the merge's rule between two gating answers: the more
+// restrictive permission (deny over ask over allow over no opinion).
+func Stricter(a, b event.Permission) event.Permission {
+	if b.Rank() > a.Rank() {
+		return b
+	}
+	return a
+}
+
+// Strictest folds the permissions of several decisions by the same rule,
+// Stricter: between the steps of one action (a command's preToolUse and
+// beforeShellExecution, an agent's event) as between the hooks of one
+// step. A nil decision counts as no opinion.
+func Strictest(ds ...*Decision) event.Permission {
+	p := event.NoOpinion
+	for _, d := range ds {
+		if d != nil {
+			p = Stricter(p, d.Permission)
+		}
+	}
+	return p
+}
+
+// mergeGate: the most restrictive permission wins (Stricter); messages come from the
 // hooks that gave it, highest priority first; rewrites come from the
 // highest-priority hook that gave one and apply only when not denied.
 func mergeGate(d *Decision, in mergeInput, answers []answer) {
@@ -157,9 +180,7 @@ func mergeGate(d *Decision, in mergeInput, answers []answer) {
 		return a.perm
 	}
 	for _, a := range answers {
-		if p := perm(a); p.Rank() > d.Permission.Rank() {
-			d.Permission = p
-		}
+		d.Permission = Stricter(d.Permission, perm(a))
 	}
 	var users, agents []string
 	for _, a := range answers {

@@ -18,7 +18,7 @@ func (panicRunner) Run(context.Context, runner.Request) runner.Result { panic("r
 func TestRunnerPanicFailsTheHook(t *testing.T) {
 	for _, failClosed := range []bool{true, false} {
 		h := &config.Hook{Step: event.BeforeShellExecution, Type: "boom", FailClosed: failClosed, Source: config.User, File: "hooks.json"}
-		e := &Engine{opts: Options{Runners: map[string]runner.Runner{"boom": panicRunner{}}, DefaultTimeout: DefaultTimeout}}
+		e := &Engine{opts: Options{Runners: map[string]runner.Runner{"boom": panicRunner{}}, DefaultTimeout: runner.DefaultTimeout}}
 		res := e.runHook(context.Background(), event.BeforeShellExecution, h, []byte(`{}`), runEnv{})
 		if res.Failure != runner.Panicked {
 			t.Fatalf("failure = %q, want %q", res.Failure, runner.Panicked)

@@ -15,6 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/hookshape"
 	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // Run runs every hook configured for step whose matcher accepts the
@@ -26,9 +27,9 @@ import (
 //
 // Run returns an error only when it could not run at all (unknown step,
 // payload not a JSON object); what the hooks did, failures included, is in
-// the Decision.
-func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decision, error) {
-	d, _, err := e.run(ctx, step, payload, false)
+// the Decision. opts say who the caller is (CallerEnv, CallerAgent).
+func (e *Engine) Run(ctx context.Context, step event.Step, payload any, opts ...RunOption) (*Decision, error) {
+	d, _, err := e.run(ctx, step, payload, false, callerOf(opts))
 	return d, err
 }
 
@@ -36,11 +37,11 @@ func (e *Engine) Run(ctx context.Context, step event.Step, payload any) (*Decisi
 // a trace of how every configured hook of the step was matched, but
 // remembers nothing: no session change, no execution record. It is what
 // `agenthooks test` shows.
-func (e *Engine) DryRun(ctx context.Context, step event.Step, payload any) (*Decision, []Match, error) {
-	return e.run(ctx, step, payload, true)
+func (e *Engine) DryRun(ctx context.Context, step event.Step, payload any, opts ...RunOption) (*Decision, []Match, error) {
+	return e.run(ctx, step, payload, true, callerOf(opts))
 }
 
-func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool) (*Decision, []Match, error) {
+func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool, c caller) (*Decision, []Match, error) {
 	idx := event.Index(step)
 	if idx < 0 {
 		return nil, nil, fmt.Errorf("run: unknown step %q", step)
@@ -66,9 +67,9 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 	// The session is read only when this step needs it: for its loop
 	// count, or for the env of hooks that run. A step whose hooks all
 	// miss costs no read.
-	var sess Session
+	var sess session.Session
 	read := false
-	session := func() Session {
+	readSession := func() session.Session {
 		if !read {
 			read = true
 			var err error
@@ -77,7 +78,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 				// switch policy off. They run without the session's env
 				// and counts.
 				e.opts.Logger.WarnContext(ctx, "session unreadable; hooks run without it", "conversation", conv, "err", err)
-				sess = Session{}
+				sess = session.Session{}
 			}
 		}
 		return sess
@@ -89,7 +90,7 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 	}
 	loopKey := loopKey(step, fields)
 	if loopKey != "" {
-		in.loopCount = session().LoopCounts[loopKey]
+		in.loopCount = readSession().LoopCounts[loopKey]
 		if raw, ok := fields["loop_count"]; ok {
 			// The host's own count is taken when higher: a host that counts
 			// knows its conversation, and one that always sends 0 (a typed
@@ -121,14 +122,14 @@ func (e *Engine) run(ctx context.Context, step event.Step, payload any, dry bool
 		if body, err = p.encode(); err != nil {
 			return nil, nil, fmt.Errorf("run %s: encode payload: %w", step, err)
 		}
-		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(ctx, fields, e.envSession(hooks, session)))
+		outcomes = e.execute(ctx, step, hooks, undecided, body, e.baseEnv(c, fields, e.envSession(hooks, readSession)))
 	}
 	d := merge(in, outcomes)
 	setBlockMessages(d, stringField(fields, "file_path"), in.toolName)
 	if !dry {
 		e.remember(ctx, conv, loopKey, d)
 		if len(outcomes) > 0 {
-			e.record(ctx, step, conv, body, p.shallow, d)
+			e.record(ctx, step, conv, body, p.shallow, d, c.agent)
 		}
 	}
 	return d, matches, nil
@@ -314,14 +315,14 @@ func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision
 		e.forget(ctx, conv)
 		return
 	case d.Step == event.SessionStart && (len(d.Env) > 0 || d.AdditionalContext != ""):
-		err = e.opts.Sessions.Update(ctx, conv, func(s *Session) {
+		err = e.opts.Sessions.Update(ctx, conv, func(s *session.Session) {
 			for k, v := range d.Env {
 				s.SetEnv(k, v, envSource(d.Hooks, k))
 			}
 			s.AdditionalContext = d.AdditionalContext
 		})
 	case loopKey != "":
-		err = e.opts.Sessions.Update(ctx, conv, func(s *Session) {
+		err = e.opts.Sessions.Update(ctx, conv, func(s *session.Session) {
 			if d.FollowupMessage == "" {
 				// The chain of automatic follow-ups ended: start over.
 				delete(s.LoopCounts, loopKey)
@@ -351,11 +352,10 @@ func (e *Engine) forget(ctx context.Context, conv string) {
 }
 
 // record adds one record per executed hook to the in-memory log and the sink.
-func (e *Engine) record(ctx context.Context, step event.Step, conv string, body []byte, checked bool, d *Decision) {
+func (e *Engine) record(ctx context.Context, step event.Step, conv string, body []byte, checked bool, d *Decision, agent string) {
 	now := time.Now()
 	recs := make([]audit.Record, len(d.Hooks))
 	summary := d.Summary()
-	agent := agentOf(ctx)
 	for i, o := range d.Hooks {
 		r := o.Result
 		rec := audit.Record{
@@ -387,6 +387,10 @@ func (e *Engine) record(ctx context.Context, step event.Step, conv string, body 
 		if r.Failure != runner.OK {
 			rec.Stderr = withDetail(r.Detail, rec.Stderr)
 		}
+		if r.Warning != "" {
+			rec.Stderr = withDetail("warning: "+r.Warning, rec.Stderr)
+			e.opts.Logger.WarnContext(ctx, "hook answer read with a warning", "step", step, "hook", o.Hook.ID(), "warning", r.Warning)
+		}
 		recs[i] = rec
 	}
 	e.ring.Add(ringRecords(recs, e.opts.Sink != nil)...)
@@ -417,11 +421,11 @@ func ringRecords(recs []audit.Record, sunk bool) []audit.Record {
 
 // envSession is the session whose env the hooks get: read only when one
 // of them starts a process.
-func (e *Engine) envSession(hooks []*config.Hook, session func() Session) Session {
+func (e *Engine) envSession(hooks []*config.Hook, readSession func() session.Session) session.Session {
 	for _, h := range hooks {
 		if ip, ok := e.opts.Runners[h.Type].(runner.InProcess); !ok || !ip.InProcess(h) {
-			return session()
+			return readSession()
 		}
 	}
-	return Session{}
+	return session.Session{}
 }

@@ -10,19 +10,6 @@ import (
 	"github.com/agenthooks/agenthooks/session"
 )
 
-// The session types live in package session, below the engine, so that a
-// durable store (package state) implements them without importing the
-// engine. These aliases keep the engine's API as it was.
-type (
-	// Session is what the engine remembers about one conversation between
-	// steps; see session.Session.
-	Session = session.Session
-	// SessionStore keeps sessions between steps; see session.Store.
-	SessionStore = session.Store
-	// MemorySessions is the default SessionStore; see session.Memory.
-	MemorySessions = session.Memory
-)
-
 // envSource is the source of the hook whose value of the sessionStart
 // variable name the merge kept: the first, in priority order, whose answer
 // the merge read and that set it.

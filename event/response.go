@@ -30,3 +30,25 @@ type Response struct {
 	// for after-steps whose answers are recorded but not merged.
 	Raw json.RawMessage `json:"-"`
 }
+
+// Stops reports whether the answer denies, asks or blocks: a permission
+// of deny or ask, or continue false.
+func (r *Response) Stops() bool {
+	return r != nil && (r.Permission == Deny || r.Permission == Ask || (r.Continue != nil && !*r.Continue))
+}
+
+// StopsWord says how the answer stops the action ("denies", "asks",
+// "blocks"), for messages; "" when it does not.
+func (r *Response) StopsWord() string {
+	switch {
+	case r == nil:
+		return ""
+	case r.Permission == Deny:
+		return "denies"
+	case r.Permission == Ask:
+		return "asks"
+	case r.Continue != nil && !*r.Continue:
+		return "blocks"
+	}
+	return ""
+}

@@ -55,3 +55,15 @@ func stringField(payload map[string]json.RawMessage, key string) string {
 	}
 	return s
 }
+
+// FixedTarget returns the one value a matcher of step is ever tested
+// against, for the steps whose value does not come from the payload
+// (beforeReadFile: "Read", stop: "Stop", …); ok is false for the others.
+// A matcher that does not match it never fires.
+func FixedTarget(step Step) (string, bool) {
+	switch step {
+	case PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart, SubagentStop, BeforeShellExecution, AfterShellExecution:
+		return "", false
+	}
+	return MatchTarget(step, nil)
+}

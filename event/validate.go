@@ -40,6 +40,11 @@ func (e *ResponseError) Error() string {
 //   - Keys the step does not define are allowed and not copied; nor is
 //     anything for steps without output fields, which accept any object.
 //     Response.Raw always holds the object as printed.
+//   - A field may also be spelled in camelCase (userMessage,
+//     agentMessage, followupMessage, additionalContext, updatedInput,
+//     newContent, updatedMcpToolOutput or updatedMCPToolOutput), as older
+//     Cursor documentation and SDKs write it; the snake_case key wins
+//     when both are given.
 //   - A key given twice keeps its last value, as JavaScript's JSON.parse
 //     (and so Cursor) does.
 //
@@ -65,9 +70,14 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 		}
 	}
 	for _, f := range sc.fields {
-		if v, ok := present(obj, f.key); ok {
+		key := f.key
+		v, ok := present(obj, key)
+		if !ok {
+			key, v, ok = presentCamel(obj, f.key)
+		}
+		if ok {
 			if err := f.set(resp, v); err != nil {
-				problems = append(problems, fmt.Sprintf("field %q: %v", f.key, err))
+				problems = append(problems, fmt.Sprintf("field %q: %v", key, err))
 			}
 		}
 	}
@@ -75,6 +85,37 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 		return nil, &ResponseError{Step: step, Problems: problems}
 	}
 	return resp, nil
+}
+
+// presentCamel returns the value of key's camelCase spelling (user_message
+// → userMessage; updated_mcp_tool_output also as updatedMCPToolOutput),
+// and the key found, unless it is missing or null.
+func presentCamel(obj map[string]json.RawMessage, key string) (string, json.RawMessage, bool) {
+	if !strings.Contains(key, "_") {
+		return "", nil, false
+	}
+	words := strings.Split(key, "_")
+	var lower, upper strings.Builder
+	for i, w := range words {
+		switch {
+		case i == 0:
+			lower.WriteString(w)
+			upper.WriteString(w)
+		case w == "mcp":
+			lower.WriteString("Mcp")
+			upper.WriteString("MCP")
+		default:
+			t := strings.ToUpper(w[:1]) + w[1:]
+			lower.WriteString(t)
+			upper.WriteString(t)
+		}
+	}
+	for _, k := range []string{lower.String(), upper.String()} {
+		if v, ok := present(obj, k); ok {
+			return k, v, true
+		}
+	}
+	return "", nil, false
 }
 
 // present returns obj[key] unless it is missing or null.

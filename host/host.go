@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -11,9 +10,11 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/policy"
 	"github.com/agenthooks/agenthooks/runner"
+	"github.com/agenthooks/agenthooks/session"
 	"github.com/agenthooks/agenthooks/state"
 	"github.com/agenthooks/agenthooks/trust"
 )
@@ -30,12 +31,13 @@ const (
 // Options configures a Host. The zero value assembles everything from the
 // process environment, as the agenthooks CLI does.
 type Options struct {
-	// Environ is the environment hooks inherit, and the one the model
-	// client's settings (AGENTHOOKS_LLM_*) and the withheld secrets are
-	// read from; nil means os.Environ(). agenthooks' own secrets are
-	// withheld from hooks (engine.SecretEnv). The state and trust
-	// directories and the default locations come from the process's own
-	// environment (AGENTHOOKS_STATE_DIR, AGENTHOOKS_CONFIG_DIR, HOME).
+	// Environ is the environment hooks inherit, and the one every
+	// setting is read from (internal/settings lists them): the model
+	// client's (AGENTHOOKS_LLM_*), the state and trust directories
+	// (AGENTHOOKS_STATE_DIR, AGENTHOOKS_CONFIG_DIR, XDG_*, HOME), the
+	// log's bounds, the default locations and the withheld secrets; nil
+	// means os.Environ(). agenthooks' own secrets are withheld from hooks
+	// (engine.SecretEnv).
 	Environ []string
 	// Warn receives each warning once, as it happens; nil collects them
 	// for Reply.Warnings and Warnings only.
@@ -43,7 +45,8 @@ type Options struct {
 	// Locations gives the sources' locations for a set of workspace
 	// roots; nil means config.DefaultLocations.
 	Locations func(roots []string) config.Locations
-	// TrustDir holds the trust store; "" means trust.DefaultDir().
+	// TrustDir holds the trust store; "" means trust.DefaultDir in
+	// Environ.
 	TrustDir string
 	// Memory keeps sessions in memory and the log in the engine's
 	// in-memory ring only: no state store is opened. For a host that
@@ -62,7 +65,7 @@ type Host struct {
 	store    *state.Store
 	log      *pending
 	runners  map[string]runner.Runner
-	sess     engine.SessionStore
+	sess     session.Store
 
 	warnMu   sync.Mutex
 	warned   map[string]bool
@@ -77,14 +80,12 @@ type Host struct {
 // Open assembles a host. It does not fail: whatever cannot be opened
 // degrades, with a warning, to what still keeps every hook running.
 func Open(ctx context.Context, o Options) *Host {
-	if o.Environ == nil {
-		o.Environ = os.Environ()
-	}
-	if o.Locations == nil {
-		o.Locations = config.DefaultLocations
-	}
+	o.Environ = settings.Environ(o.Environ)
 	h := &Host{opts: o, warned: map[string]bool{}, engines: map[string]*cached{}}
-	h.getenv = lookup(o.Environ)
+	h.getenv = settings.Getenv(o.Environ)
+	if h.opts.Locations == nil {
+		h.opts.Locations = func(roots []string) config.Locations { return config.DefaultLocations(h.getenv, roots) }
+	}
 	h.openTrust()
 	judge := h.openJudge()
 	h.runners = map[string]runner.Runner{
@@ -105,7 +106,7 @@ func Open(ctx context.Context, o Options) *Host {
 func (h *Host) openTrust() {
 	dir := h.opts.TrustDir
 	if dir == "" {
-		dir = trust.DefaultDir()
+		dir = trust.DefaultDir(h.getenv)
 	}
 	ts, err := trust.Open(dir)
 	if err != nil {
@@ -144,10 +145,13 @@ func (h *Host) openJudge() llm.Client {
 func (h *Host) openState(ctx context.Context) {
 	h.log = &pending{}
 	if h.opts.Memory {
-		h.sess = &engine.MemorySessions{}
+		h.sess = &session.Memory{}
 		return
 	}
-	so, errs := state.OptionsFromEnv()
+	so, errs := state.OptionsFrom(h.getenv)
+	if so.Dir == "" {
+		so.Dir = state.DefaultDir(h.getenv)
+	}
 	// Neither the log nor a session update may hold up an answer for
 	// long behind another process's lock.
 	so.LogWait, so.SessionWait = state.DefaultLogWait, DefaultSessionWait
@@ -164,7 +168,7 @@ func (h *Host) openState(ctx context.Context) {
 	st, err := state.Open(ctx, so)
 	if err != nil {
 		h.Warnf("the state store cannot be used, so sessions last only this run and its execution records are not kept: %v", err)
-		h.sess = &engine.MemorySessions{}
+		h.sess = &session.Memory{}
 		return
 	}
 	h.store = st
@@ -309,18 +313,6 @@ func (h *Host) Close(ctx context.Context) error {
 		return nil
 	}
 	return h.store.Close()
-}
-
-// lookup is getenv over an environment list; the last value wins, as in
-// a process.
-func lookup(env []string) func(string) string {
-	m := make(map[string]string, len(env))
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			m[normVar(k)] = v
-		}
-	}
-	return func(k string) string { return m[normVar(k)] }
 }
 
 // StateOK reports whether the host keeps sessions and the log in its

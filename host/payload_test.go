@@ -25,10 +25,10 @@ func TestReusedPayloadBufferKeepsTheLog(t *testing.T) {
 	if err := os.WriteFile(config.UserFile(home), []byte(hooks), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("AGENTHOOKS_CONFIG_DIR", filepath.Join(home, "config"))
-	t.Setenv("AGENTHOOKS_STATE_DIR", stateDir)
+	// The host reads its settings from Environ alone.
 	h := host.Open(ctx, host.Options{
-		Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home},
+		Environ: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home,
+			"AGENTHOOKS_CONFIG_DIR=" + filepath.Join(home, "config"), "AGENTHOOKS_STATE_DIR=" + stateDir},
 		Locations: func(roots []string) config.Locations {
 			return config.Locations{Home: home, EnterpriseFile: filepath.Join(home, "none.json"), WorkspaceRoots: roots}
 		},

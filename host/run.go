@@ -18,6 +18,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/faultinject"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
 // Request is one step to answer: a Cursor step with its Cursor-shaped
@@ -86,12 +87,6 @@ type Reply struct {
 // answered as Fault documents, never by an error.
 func (h *Host) Run(ctx context.Context, req Request) (rep *Reply) {
 	ctx, rw := withRunWarnings(ctx)
-	if req.Env != nil {
-		ctx = engine.WithEnv(ctx, req.Env)
-	}
-	if req.Agent != "" {
-		ctx = engine.WithAgent(ctx, req.Agent)
-	}
 	defer func() {
 		if rep != nil {
 			rep.Warnings = rw.take()
@@ -105,6 +100,12 @@ func (h *Host) Run(ctx context.Context, req Request) (rep *Reply) {
 		return h.runAgent(ctx, a.Dialect, req)
 	}
 	return h.runCursor(ctx, req)
+}
+
+// caller is who asks, as the engine's runs take it: the caller's
+// environment for the hooks, and its agent for the log.
+func (req Request) caller() []engine.RunOption {
+	return []engine.RunOption{engine.CallerEnv(req.Env), engine.CallerAgent(req.Agent)}
 }
 
 // runCursor answers a Cursor step.
@@ -137,11 +138,11 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 		return h.cursorFault(ctx, req, roots, err)
 	}
 	faultinject.At("run")
-	d, err := eng.Run(ctx, req.Step, payload)
+	d, err := eng.Run(ctx, req.Step, payload, req.caller()...)
 	if err == nil && missedProgram(d) && h.stale(roots, nil) {
 		// Run against files swapped under it: once more, on the new set.
 		if eng, err = h.Engine(roots, nil); err == nil {
-			d, err = eng.Run(ctx, req.Step, payload)
+			d, err = eng.Run(ctx, req.Step, payload, req.caller()...)
 		}
 	}
 	if err != nil {
@@ -173,7 +174,7 @@ func (h *Host) cursorFault(ctx context.Context, req Request, roots []string, cau
 		if req.PayloadErr != nil {
 			payload = nil
 		}
-		d = safeFault(ctx, eng, req.Step, payload, cause)
+		d = safeFault(ctx, eng, req.Step, payload, cause, req.caller())
 	}
 	if d == nil {
 		// Not even the configuration could be read: a gate closes.
@@ -209,17 +210,18 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 		return rep.answer(d.Answer(r, nil, opts))
 	}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.Engine(roots, d.RunsItself)
+	skip := agents.SettingsOf(d.RunsItself)
+	eng, err := h.Engine(roots, skip)
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
 	}
 	rep.Problems = problems(eng)
 	faultinject.At("run")
-	ds, notes, err := h.runCalls(ctx, eng, r.Calls)
-	if err == nil && missedProgram(ds...) && h.stale(roots, d.RunsItself) {
+	ds, notes, err := h.runCalls(ctx, eng, r.Calls, req.caller())
+	if err == nil && missedProgram(ds...) && h.stale(roots, skip) {
 		// Run against files swapped under it: once more, on the new set.
-		if eng, err = h.Engine(roots, d.RunsItself); err == nil {
-			ds, notes, err = h.runCalls(ctx, eng, r.Calls)
+		if eng, err = h.Engine(roots, skip); err == nil {
+			ds, notes, err = h.runCalls(ctx, eng, r.Calls, req.caller())
 		}
 	}
 	rep.Notes = append(rep.Notes, notes...)
@@ -228,7 +230,7 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 	}
 	v := agent.Merge(ds)
 	if again := r.Recheck(v); len(again) > 0 {
-		more, notes, err := h.runCalls(ctx, eng, again)
+		more, notes, err := h.runCalls(ctx, eng, again, req.caller())
 		rep.Notes = append(rep.Notes, notes...)
 		if err != nil {
 			return h.agentFault(ctx, d, req, r, err)
@@ -264,7 +266,7 @@ func (h *Host) agentFault(ctx context.Context, d *agent.Dialect, req Request, r 
 	h.warn(ctx, "could not decide the %s event: %v", d.Title, cause)
 	rep := &Reply{Fault: cause}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.safeEngine(roots, d.RunsItself)
+	eng, err := h.safeEngine(roots, agents.SettingsOf(d.RunsItself))
 	if err != nil {
 		// Not even the configuration could be read: a gate closes.
 		return rep.answer(d.Refuse("agenthooks: " + cause.Error() + "; the action is blocked because agenthooks cannot read its hooks configuration"))
@@ -275,7 +277,7 @@ func (h *Host) agentFault(ctx context.Context, d *agent.Dialect, req Request, r 
 		blocked := false
 		for i, c := range r.Calls {
 			body, _ := c.JSON()
-			ds[i] = safeFault(ctx, eng, c.Step, body, cause)
+			ds[i] = safeFault(ctx, eng, c.Step, body, cause, req.caller())
 			if ds[i] == nil {
 				ds[i] = closedDecision(c.Step, cause)
 			}
@@ -292,7 +294,7 @@ func (h *Host) agentFault(ctx context.Context, d *agent.Dialect, req Request, r 
 		ev = pe.Event
 	}
 	for _, step := range candidateSteps(ev, pe) {
-		if dd := safeFault(ctx, eng, step, nil, cause); dd == nil || dd.Blocked() {
+		if dd := safeFault(ctx, eng, step, nil, cause, req.caller()); dd == nil || dd.Blocked() {
 			return rep.answer(d.Refuse(fmt.Sprintf("agenthooks: %v; the action is blocked because a fail-closed hook would have decided it", cause)))
 		}
 	}
@@ -328,7 +330,7 @@ func (rep *Reply) answer(a agent.Answer) *Reply {
 // independent, and the agent waits for the slowest), after reading the
 // files beforeReadFile hooks are shown. Decisions come back in the order
 // of the calls.
-func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []agent.Call) ([]*engine.Decision, []string, error) {
+func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []agent.Call, caller []engine.RunOption) ([]*engine.Decision, []string, error) {
 	var notes []string
 	for _, err := range agent.LoadContents(calls, agent.ReadBounded(agent.MaxContent)) {
 		notes = append(notes, err.Error())
@@ -347,7 +349,7 @@ func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []agent.C
 					errs[i] = h.panicErr(p)
 				}
 			}()
-			ds[i], errs[i] = eng.Run(ctx, c.Step, body)
+			ds[i], errs[i] = eng.Run(ctx, c.Step, body, caller...)
 		})
 	}
 	wg.Wait()
@@ -369,13 +371,13 @@ func (h *Host) safeEngine(roots []string, skip []*config.Settings) (e *engine.En
 
 // safeFault is Engine.Fault that survives a panic: nil then, which the
 // callers answer as a closed gate.
-func safeFault(ctx context.Context, eng *engine.Engine, step event.Step, payload []byte, cause error) (d *engine.Decision) {
+func safeFault(ctx context.Context, eng *engine.Engine, step event.Step, payload []byte, cause error, caller []engine.RunOption) (d *engine.Decision) {
 	defer func() {
 		if recover() != nil {
 			d = nil
 		}
 	}()
-	return eng.Fault(ctx, step, payload, cause)
+	return eng.Fault(ctx, step, payload, cause, caller...)
 }
 
 // closedDecision blocks a gating step (and a prompt submission) outright:
@@ -447,7 +449,7 @@ func (h *Host) agentRoots(d *agent.Dialect, req Request, r *agent.Request) []str
 	if len(roots) == 0 {
 		getenv := h.getenv
 		if req.Env != nil {
-			getenv = lookup(req.Env)
+			getenv = settings.Getenv(req.Env)
 		}
 		for _, v := range d.ProjectDirVars {
 			if dir := getenv(v); dir != "" {

@@ -32,7 +32,8 @@ var verdictSchema = json.RawMessage(`{"type":"object","properties":{` +
 	`"required":["ok","reason"],"additionalProperties":false}`)
 
 // parseVerdict reads the model's answer strictly: one JSON object, "ok" a
-// boolean, "reason" a string (or absent or null), no other key, no key
+// boolean (or, in Claude Code's form, "decision" "approve" or "block",
+// never both), "reason" a string (or absent or null), no other key, no key
 // twice, nothing after the object. Leniency here would be a hole: a
 // duplicated "ok" or prose around the JSON is exactly what a prompt
 // injection produces.
@@ -75,6 +76,14 @@ func parseVerdict(raw []byte) (ok bool, reason string, problem string) {
 			default:
 				return false, "", fmt.Sprintf(`"ok" must be true or false, got %s`, clip(string(v), 40))
 			}
+		case "decision":
+			// Claude Code's prompt hooks answer {"decision": "block" |
+			// "approve", "reason": …}: the same verdict, spelt its way.
+			var d string
+			if json.Unmarshal(v, &d) != nil || (d != "block" && d != "approve") {
+				return false, "", fmt.Sprintf(`"decision" must be "block" or "approve", got %s`, clip(string(v), 40))
+			}
+			ok = d == "approve"
 		case "reason":
 			if string(v) == "null" {
 				continue
@@ -83,7 +92,7 @@ func parseVerdict(raw []byte) (ok bool, reason string, problem string) {
 				return false, "", fmt.Sprintf(`"reason" must be a string, got %s`, clip(string(v), 40))
 			}
 		default:
-			return false, "", fmt.Sprintf("unexpected key %s (only \"ok\" and \"reason\" are allowed)", strconv.Quote(clip(key, 40)))
+			return false, "", fmt.Sprintf("unexpected key %s (only \"ok\" or \"decision\", and \"reason\", are allowed)", strconv.Quote(clip(key, 40)))
 		}
 	}
 	if _, err := dec.Token(); err != nil {
@@ -92,7 +101,10 @@ func parseVerdict(raw []byte) (ok bool, reason string, problem string) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return false, "", "text after the JSON object"
 	}
-	if !seen["ok"] {
+	switch {
+	case seen["ok"] && seen["decision"]:
+		return false, "", `"ok" and "decision" both given (give one)`
+	case !seen["ok"] && !seen["decision"]:
 		return false, "", `"ok" is missing`
 	}
 	return ok, reason, ""

@@ -32,6 +32,11 @@ func TestParseVerdict(t *testing.T) {
 		{in: `[true]`, problem: "not a JSON object"},
 		{in: `true`, problem: "not a JSON object"},
 		{in: "  \n", problem: "empty"},
+		{in: `{"decision": "block", "reason": "deletes files"}`, reason: "deletes files"},
+		{in: `{"decision":"approve"}`, ok: true},
+		{in: `{"decision": "deny"}`, problem: `"decision" must be "block" or "approve"`},
+		{in: `{"decision": true}`, problem: `"decision" must be "block" or "approve"`},
+		{in: `{"ok": true, "decision": "block"}`, problem: `"ok" and "decision" both given`},
 	} {
 		ok, reason, problem := parseVerdict([]byte(tc.in))
 		if tc.problem == "" {

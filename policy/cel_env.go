@@ -170,15 +170,15 @@ func celCommands(v ref.Val) ref.Val {
 const fnGitPush = "gitPush"
 
 // celGitPush is gitPush for a payload whose command line starts in dir
-// ("" unknown). An answer that depends only on the line is kept with the
+// ("" unknown), run with env (nil: this process's). An answer that depends only on the line is kept with the
 // entry; one that read the repository's aliases is computed again, since
 // they may change between two decisions on the same line.
-func celGitPush(ctx func() context.Context, dir string, v ref.Val) ref.Val {
+func celGitPush(ctx func() context.Context, env []string, dir string, v ref.Val) ref.Val {
 	if cv, ok := v.(*cmdVal); ok {
 		if p := cv.push.Load(); p != nil {
 			return *p
 		}
-		p, cacheable := gitpush.AnalyzeLine(ctx, cv.cmd, dir, cv.line)
+		p, cacheable := gitpush.AnalyzeLine(ctx, env, cv.cmd, dir, cv.line)
 		val := gitPushVal(p)
 		if cacheable {
 			cv.push.Store(&val)
@@ -189,7 +189,7 @@ func celGitPush(ctx func() context.Context, dir string, v ref.Val) ref.Val {
 	if err != nil {
 		return err
 	}
-	p, _ := gitpush.AnalyzeLine(ctx, &c, dir, gitpush.LineOf(c))
+	p, _ := gitpush.AnalyzeLine(ctx, env, &c, dir, gitpush.LineOf(c))
 	return gitPushVal(p)
 }
 

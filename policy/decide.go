@@ -54,7 +54,7 @@ func (e *EvalError) Unwrap() error { return e.Err }
 // JSON shape. The payload is decoded only as far as the conditions need:
 // the command line for `command`, the whole of it once a condition reads
 // `input`.
-func (p *Policy) DecideJSON(ctx context.Context, step event.Step, payload []byte) (Verdict, error) {
+func (p *Policy) DecideJSON(ctx context.Context, step event.Step, payload []byte, opts ...DecideOption) (Verdict, error) {
 	if len(bytes.TrimSpace(payload)) == 0 {
 		payload = []byte("{}")
 	}
@@ -63,30 +63,33 @@ func (p *Policy) DecideJSON(ctx context.Context, step event.Step, payload []byte
 	if i := skipWS(payload, 0); i >= len(payload) || payload[i] != '{' || !jsonscan.Valid(payload) {
 		return Verdict{}, errNotObject
 	}
-	return p.decideRaw(ctx, step, payload)
+	return p.decideRaw(ctx, step, payload, opts...)
 }
 
 // decideRaw is DecideJSON for a payload known to be a JSON object (the
 // engine checks every payload before it runs hooks).
-func (p *Policy) decideRaw(ctx context.Context, step event.Step, payload []byte) (Verdict, error) {
+func (p *Policy) decideRaw(ctx context.Context, step event.Step, payload []byte, opts ...DecideOption) (Verdict, error) {
 	return p.decide(ctx, step, &activation{
 		payload: payload,
 		command: types.String(commandOfJSON(kindOf(step), payload)),
-	})
+	}, opts)
 }
 
 // Decide evaluates the policy for step against a decoded payload. It
 // returns an error only when a failed condition could have changed the
 // verdict (see EvalError) or ctx ended.
-func (p *Policy) Decide(ctx context.Context, step event.Step, input map[string]any) (Verdict, error) {
+func (p *Policy) Decide(ctx context.Context, step event.Step, input map[string]any, opts ...DecideOption) (Verdict, error) {
 	return p.decide(ctx, step, &activation{
 		input:    types.NewStringInterfaceMap(types.DefaultTypeAdapter, input),
 		command:  types.String(commandOf(kindOf(step), input)),
 		inputMap: input,
-	})
+	}, opts)
 }
 
-func (p *Policy) decide(ctx context.Context, step event.Step, act *activation) (Verdict, error) {
+func (p *Policy) decide(ctx context.Context, step event.Step, act *activation, opts []DecideOption) (Verdict, error) {
+	for _, o := range opts {
+		o(act)
+	}
 	i := event.Index(step)
 	if i < 0 {
 		return Verdict{}, fmt.Errorf("unknown step %q", step)
@@ -196,6 +199,20 @@ type activation struct {
 	gitPush functions.LateBoundOp
 	dir     string
 	dirRead bool
+	// env is the environment the payload's commands run in (nil: this
+	// process's): gitPush asks git with it.
+	env []string
+}
+
+// DecideOption tells one decision about its caller.
+type DecideOption func(*activation)
+
+// CallerEnv decides with env as the environment the payload's commands
+// run in: gitPush asks git for their aliases with its HOME, PATH and git
+// variables. A host serving many callers (the resident engine) passes
+// each caller's own; without it, the process's environment is used.
+func CallerEnv(env []string) DecideOption {
+	return func(a *activation) { a.env = env }
 }
 
 func (a *activation) gitContext() context.Context {
@@ -224,7 +241,7 @@ func (a *activation) ResolveFunction(name string) (functions.LateBoundOp, bool) 
 			if len(args) != 1 {
 				return types.NewErr("gitPush takes one argument")
 			}
-			return celGitPush(ctx, a.payloadDir(), args[0])
+			return celGitPush(ctx, a.env, a.payloadDir(), args[0])
 		}
 	}
 	return a.gitPush, true

@@ -79,7 +79,7 @@ func evaluate(ctx context.Context, cache *Cache, file string, req runner.Request
 		defer cancel()
 	}
 	// The engine has checked that the payload is a JSON object.
-	v, err := p.decideRaw(ctx, req.Step, req.Payload)
+	v, err := p.decideRaw(ctx, req.Step, req.Payload, CallerEnv(req.Env))
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		return runner.Result{Failure: runner.Timeout, ExitCode: -1, Detail: "policy " + file + ": timed out after " + req.Timeout.String()}

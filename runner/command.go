@@ -13,7 +13,8 @@ import (
 
 // Command runs `type: "command"` hooks as processes: payload on stdin,
 // answer on stdout, exit code as in Cursor (0 use the JSON, 2 block,
-// anything else a failure).
+// anything else a failure, unless stdout is a valid answer that denies,
+// asks or blocks, which stands with a warning).
 type Command struct {
 	// StdoutCap and StderrCap bound what is kept of the output; zero
 	// means the defaults of internal/proc (64 MiB and 1 MiB).
@@ -80,6 +81,14 @@ func (c Command) Run(ctx context.Context, req Request) Result {
 		}
 		res.Response = r
 	default:
+		if r, err := event.ParseResponse(req.Step, pr.Stdout); err == nil && r.Stops() {
+			// The stricter reading of what the author wrote: a deny printed
+			// by a hook that then exits 1 or 3 still denies
+			// (docs/semantics.md, one hook).
+			res.Response = r
+			res.Warning = fmt.Sprintf("exited with status %d but printed an answer that %s: the answer stands (exit 0 with the answer, or exit 2, is what Cursor documents)", pr.ExitCode, r.StopsWord())
+			break
+		}
 		res.Failure, res.Detail = ExitStatus, exitDetail(pr)
 	}
 	return res

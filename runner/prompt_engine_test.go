@@ -66,6 +66,8 @@ func TestPromptHooksThroughEngine(t *testing.T) {
 	}{
 		{"ok", []llmtest.Reply{ok}, 5, 1, runner.OK, event.Allow, event.Allow},
 		{"not ok", []llmtest.Reply{{Verdict: `{"ok":false,"reason":"` + reason + `"}`}}, 5, 1, runner.OK, event.Deny, event.Deny},
+		{"not ok, in Claude Code's form", []llmtest.Reply{{Verdict: `{"decision":"block","reason":"` + reason + `"}`}}, 5, 1, runner.OK, event.Deny, event.Deny},
+		{"ok, in Claude Code's form", []llmtest.Reply{{Verdict: `{"decision":"approve","reason":"read-only"}`}}, 5, 1, runner.OK, event.Allow, event.Allow},
 		{"malformed", []llmtest.Reply{{AsText: true, Verdict: "It is read-only, go ahead."}}, 5, 1, runner.InvalidOutput, event.NoOpinion, event.Deny},
 		{"slow", []llmtest.Reply{{Delay: time.Minute, Verdict: ok.Verdict}}, 0.3, 1, runner.Timeout, event.NoOpinion, event.Deny},
 		{"500 then ok", []llmtest.Reply{{Status: 500}, ok}, 5, 2, runner.OK, event.Allow, event.Allow},
@@ -107,7 +109,7 @@ func TestPromptHooksThroughEngine(t *testing.T) {
 						t.Errorf("request model %q prompt %q", calls[0].Model, calls[0].Prompt)
 					}
 					switch {
-					case sc.name == "not ok" && !strings.Contains(d.UserMessage, reason):
+					case strings.HasPrefix(sc.name, "not ok") && !strings.Contains(d.UserMessage, reason):
 						t.Errorf("user message %q lacks the model's reason", d.UserMessage)
 					case want == event.Deny && sc.failure != runner.OK && !strings.Contains(d.UserMessage, string(sc.failure)):
 						t.Errorf("fail-closed message %q does not name the failure", d.UserMessage)

@@ -60,7 +60,11 @@ type Result struct {
 	Failure Failure
 	// Detail explains a failure in words, for the log and for fail-closed
 	// messages.
-	Detail   string
+	Detail string
+	// Warning says how an answer was read against its hook's convention
+	// (a deny printed before a non-zero exit, a field the step ignores),
+	// for the log and `agenthooks test`; "" when nothing is worth saying.
+	Warning  string
 	ExitCode int
 	Stdout   []byte
 	Stderr   []byte

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // BenchmarkWrite is one run's record written, as `agenthooks run` does:
@@ -49,7 +49,7 @@ func BenchmarkUpdate(b *testing.B) {
 	ctx := context.Background()
 	s := openTest(b, Options{})
 	for b.Loop() {
-		if err := s.Update(ctx, "c", func(sess *engine.Session) {
+		if err := s.Update(ctx, "c", func(sess *session.Session) {
 			if sess.LoopCounts == nil {
 				sess.LoopCounts = map[string]int{}
 			}

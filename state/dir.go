@@ -1,12 +1,14 @@
 package state
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
-// DefaultDir is the directory holding state.db: $AGENTHOOKS_STATE_DIR,
+// DefaultDir is the directory holding state.db, in the environment
+// getenv reads: $AGENTHOOKS_STATE_DIR,
 // else $XDG_STATE_HOME/agenthooks, else the OS's place for per-user
 // application state: ~/.local/state/agenthooks on Linux and the other
 // Unixes, ~/Library/Application Support/agenthooks/state on macOS and
@@ -20,27 +22,27 @@ import (
 // DefaultDir is "" when no home directory can be found; Open then says to
 // set AGENTHOOKS_STATE_DIR. It never falls back to a shared directory such
 // as /tmp, where another user could read the log or plant sessions.
-func DefaultDir() string {
-	if d := os.Getenv("AGENTHOOKS_STATE_DIR"); d != "" {
+func DefaultDir(getenv func(string) string) string {
+	if d := getenv(settings.StateDir); d != "" {
 		return d
 	}
 	// XDG says to ignore a relative XDG_STATE_HOME.
-	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
+	if d := getenv(settings.XDGStateHome); filepath.IsAbs(d) {
 		return filepath.Join(d, "agenthooks")
 	}
 	switch runtime.GOOS {
 	case "darwin", "ios":
-		if d, err := os.UserConfigDir(); err == nil { // ~/Library/Application Support
+		if d, err := settings.UserConfigDir(getenv); err == nil { // ~/Library/Application Support
 			return filepath.Join(d, "agenthooks", "state")
 		}
 		return ""
 	case "windows":
-		if d, err := os.UserCacheDir(); err == nil { // %LocalAppData%
+		if d, err := settings.UserCacheDir(getenv); err == nil { // %LocalAppData%
 			return filepath.Join(d, "agenthooks", "state")
 		}
 		return ""
 	}
-	if home, err := os.UserHomeDir(); err == nil {
+	if home, err := settings.Home(getenv); err == nil {
 		return filepath.Join(home, ".local", "state", "agenthooks")
 	}
 	return ""

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 // roleEnv switches the test binary into one of the child roles below, so
@@ -60,7 +60,7 @@ func worker() error {
 // writes one record, n times.
 func increments(ctx context.Context, s *Store, writer string, n int) error {
 	for i := range n {
-		if err := s.Update(ctx, "shared", func(sess *engine.Session) {
+		if err := s.Update(ctx, "shared", func(sess *session.Session) {
 			if sess.LoopCounts == nil {
 				sess.LoopCounts = map[string]int{}
 			}

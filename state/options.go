@@ -3,6 +3,8 @@ package state
 import (
 	"fmt"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
 // Defaults for the zero fields of Options.
@@ -41,7 +43,8 @@ const (
 // Options configures a Store. The zero value is the default store in
 // DefaultDir.
 type Options struct {
-	// Dir holds state.db; "" means DefaultDir().
+	// Dir holds state.db; "" means DefaultDir in the process's
+	// environment.
 	Dir string
 	// Retention is how long records (and idle sessions) are kept; zero
 	// means DefaultRetention.
@@ -74,7 +77,7 @@ type Options struct {
 // withDefaults fills the zero fields and rejects what cannot work.
 func (o Options) withDefaults() (Options, error) {
 	if o.Dir == "" {
-		o.Dir = DefaultDir()
+		o.Dir = DefaultDir(settings.Process())
 	}
 	if o.Dir == "" {
 		return o, fmt.Errorf("no state directory: no home directory found; set AGENTHOOKS_STATE_DIR to a private directory")

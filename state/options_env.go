@@ -3,15 +3,16 @@ package state
 import (
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
-// OptionsFromEnv reads the options from the environment:
+// OptionsFrom reads the options from the environment getenv reads:
 //
-//	AGENTHOOKS_STATE_DIR        the directory (default DefaultDir())
+//	AGENTHOOKS_STATE_DIR        the directory (default DefaultDir)
 //	AGENTHOOKS_LOG_RETENTION    a duration: 72h, 30d
 //	AGENTHOOKS_LOG_MAX_RECORDS  a positive count
 //	AGENTHOOKS_LOG_MAX_BYTES    a positive size: 64MiB, 500M, 1G, 1048576
@@ -24,35 +25,35 @@ import (
 // what it accepts and what is used instead: a typo in a variable about the
 // log must not stop the hooks from running. The warnings are in the order
 // of the list above, one per bad variable.
-func OptionsFromEnv() (Options, []error) {
+func OptionsFrom(getenv func(string) string) (Options, []error) {
 	var o Options
 	var warnings []error
 	warn := func(name, v, want, def string) {
 		warnings = append(warnings, fmt.Errorf("%s=%q: want %s; using the default, %s", name, v, want, def))
 	}
-	o.Dir = os.Getenv("AGENTHOOKS_STATE_DIR")
-	if v := os.Getenv("AGENTHOOKS_LOG_RETENTION"); v != "" {
+	o.Dir = getenv(settings.StateDir)
+	if v := getenv(settings.LogRetention); v != "" {
 		if d, err := ParseDuration(v); err == nil && d > 0 {
 			o.Retention = d
 		} else {
 			warn("AGENTHOOKS_LOG_RETENTION", v, "a positive duration such as 72h or 30d", "30d")
 		}
 	}
-	if v := os.Getenv("AGENTHOOKS_LOG_MAX_RECORDS"); v != "" {
+	if v := getenv(settings.LogMaxRecords); v != "" {
 		if n, err := strconv.Atoi(v); err == nil && n > 0 {
 			o.MaxRecords = n
 		} else {
 			warn("AGENTHOOKS_LOG_MAX_RECORDS", v, "a positive whole number such as 100000", strconv.Itoa(DefaultMaxRecords))
 		}
 	}
-	if v := os.Getenv("AGENTHOOKS_LOG_MAX_BYTES"); v != "" {
+	if v := getenv(settings.LogMaxBytes); v != "" {
 		if n, err := ParseSize(v); err == nil && n > 0 {
 			o.MaxBytes = n
 		} else {
 			warn("AGENTHOOKS_LOG_MAX_BYTES", v, "a positive size such as 64MiB, 500M or 1G", "64MiB")
 		}
 	}
-	switch v := os.Getenv("AGENTHOOKS_REDACT"); strings.ToLower(v) {
+	switch v := getenv(settings.Redact); strings.ToLower(v) {
 	case "":
 	case "redact":
 		o.Redact = RedactSecrets
@@ -65,7 +66,7 @@ func OptionsFromEnv() (Options, []error) {
 	default:
 		warn("AGENTHOOKS_REDACT", v, "redact, keep, drop or truncate", "redact")
 	}
-	if v := os.Getenv("AGENTHOOKS_REDACT_BYTES"); v != "" {
+	if v := getenv(settings.RedactBytes); v != "" {
 		if n, err := strconv.Atoi(v); err == nil && n > 0 {
 			o.TruncateBytes = n
 		} else {

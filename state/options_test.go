@@ -2,6 +2,7 @@ package state
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -58,7 +59,7 @@ func TestOptionsFromEnv(t *testing.T) {
 			for _, v := range vars {
 				t.Setenv(v, tt.env[v])
 			}
-			got, warnings := OptionsFromEnv()
+			got, warnings := OptionsFrom(os.Getenv)
 			if got != tt.want {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}
@@ -101,20 +102,20 @@ func TestParseSize(t *testing.T) {
 
 func TestDefaultDir(t *testing.T) {
 	t.Setenv("AGENTHOOKS_STATE_DIR", "/explicit")
-	if got := DefaultDir(); got != "/explicit" {
+	if got := DefaultDir(os.Getenv); got != "/explicit" {
 		t.Errorf("with AGENTHOOKS_STATE_DIR: %s", got)
 	}
 	t.Setenv("AGENTHOOKS_STATE_DIR", "")
 	xdg := filepath.Join(t.TempDir(), "xdg")
 	t.Setenv("XDG_STATE_HOME", xdg)
-	if got := DefaultDir(); got != filepath.Join(xdg, "agenthooks") {
+	if got := DefaultDir(os.Getenv); got != filepath.Join(xdg, "agenthooks") {
 		t.Errorf("with XDG_STATE_HOME: %s", got)
 	}
 	t.Setenv("XDG_STATE_HOME", "relative/ignored")
 	home := t.TempDir()
 	t.Setenv("HOME", home)
 	if runtime.GOOS == "linux" {
-		if got, want := DefaultDir(), filepath.Join(home, ".local", "state", "agenthooks"); got != want {
+		if got, want := DefaultDir(os.Getenv), filepath.Join(home, ".local", "state", "agenthooks"); got != want {
 			t.Errorf("default: %s, want %s", got, want)
 		}
 	}

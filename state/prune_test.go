@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 func TestRetentionByAge(t *testing.T) {
@@ -43,7 +43,7 @@ func TestRetentionOfSessions(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t, Options{Retention: time.Hour})
 	for _, id := range []string{"idle", "active"} {
-		if err := s.Update(ctx, id, func(sess *engine.Session) { sess.AdditionalContext = id }); err != nil {
+		if err := s.Update(ctx, id, func(sess *session.Session) { sess.AdditionalContext = id }); err != nil {
 			t.Fatal(err)
 		}
 	}

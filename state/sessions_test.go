@@ -8,9 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agenthooks/agenthooks/agent/claude"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
+)
+
+// claudeProject and claudeUser are the sources of Claude Code's project
+// and user settings files, as the registry defines them.
+var (
+	claude        = agents.SettingsOf([]string{"claude"})[0]
+	claudeProject = claude.Files[1].Source
+	claudeUser    = claude.Files[2].Source
 )
 
 // TestSessionEnvSourceRoundTrip: each variable's source is stored beside
@@ -19,11 +27,11 @@ func TestSessionEnvSourceRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	s := openTest(t, Options{Dir: dir})
-	want := engine.Session{
+	want := session.Session{
 		Env:       map[string]string{"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
 		EnvSource: map[string]string{"MODE": "enterprise", "PATH": "project", "U": "user"},
 	}
-	if err := s.Update(ctx, "c1", func(sess *engine.Session) { *sess = want }); err != nil {
+	if err := s.Update(ctx, "c1", func(sess *session.Session) { *sess = want }); err != nil {
 		t.Fatal(err)
 	}
 	var data string
@@ -45,7 +53,7 @@ func TestSessionEnvSourceRoundTrip(t *testing.T) {
 		config.Team:       {"MODE": "strict"},
 		config.Project:    {"MODE": "strict", "PATH": "/proj/bin:/usr/bin"},
 		config.User:       {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
-		claude.User:       {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
+		claudeUser:        {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
 	} {
 		if e := got.EnvFor(src); !maps.Equal(e, env) {
 			t.Errorf("EnvFor(%s) = %v, want %v", src, e, env)
@@ -70,12 +78,12 @@ func TestSessionStoredWithoutEnvSource(t *testing.T) {
 	if got.LoopCounts["stop"] != 1 || got.Env["OLD"] != "1" {
 		t.Fatalf("Get = %+v", got)
 	}
-	for _, src := range []config.Source{config.Enterprise, config.Team, config.Project, config.User, claude.Project} {
+	for _, src := range []config.Source{config.Enterprise, config.Team, config.Project, config.User, claudeProject} {
 		if e := got.EnvFor(src); len(e) != 0 {
 			t.Errorf("EnvFor(%s) = %v, want nothing", src, e)
 		}
 	}
-	if e := got.EnvFor(claude.User); !maps.Equal(e, map[string]string{"OLD": "1"}) {
+	if e := got.EnvFor(claudeUser); !maps.Equal(e, map[string]string{"OLD": "1"}) {
 		t.Errorf("EnvFor(claude-user) = %v, want OLD only", e)
 	}
 }

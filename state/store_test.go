@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/audit"
-	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/session"
 )
 
 func TestSessionsRoundTrip(t *testing.T) {
@@ -21,18 +21,18 @@ func TestSessionsRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	s := openTest(t, Options{Dir: dir})
 
-	if got, err := s.Get(ctx, "c1"); err != nil || !reflect.DeepEqual(got, engine.Session{}) {
+	if got, err := s.Get(ctx, "c1"); err != nil || !reflect.DeepEqual(got, session.Session{}) {
 		t.Fatalf("Get of an unknown session = %+v, %v; want the zero Session", got, err)
 	}
-	want := engine.Session{
+	want := session.Session{
 		Env:               map[string]string{"TOKEN": "x", "MODE": "strict"},
 		AdditionalContext: "be careful",
 		LoopCounts:        map[string]int{"stop": 2, "subagentStop:explore": 1},
 	}
-	if err := s.Update(ctx, "c1", func(sess *engine.Session) { *sess = want }); err != nil {
+	if err := s.Update(ctx, "c1", func(sess *session.Session) { *sess = want }); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Update(ctx, "c2", func(sess *engine.Session) { sess.AdditionalContext = "other" }); err != nil {
+	if err := s.Update(ctx, "c2", func(sess *session.Session) { sess.AdditionalContext = "other" }); err != nil {
 		t.Fatal(err)
 	}
 	// Another Store on the same file (another process, in effect) sees it.
@@ -45,7 +45,7 @@ func TestSessionsRoundTrip(t *testing.T) {
 		t.Errorf("Get = %+v, want %+v", got, want)
 	}
 	// Update sees the stored session.
-	if err := other.Update(ctx, "c1", func(sess *engine.Session) { sess.LoopCounts["stop"]++ }); err != nil {
+	if err := other.Update(ctx, "c1", func(sess *session.Session) { sess.LoopCounts["stop"]++ }); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Get(ctx, "c1"); got.LoopCounts["stop"] != 3 || got.Env["TOKEN"] != "x" {
@@ -55,7 +55,7 @@ func TestSessionsRoundTrip(t *testing.T) {
 	if err := s.Delete(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := other.Get(ctx, "c1"); !reflect.DeepEqual(got, engine.Session{}) {
+	if got, _ := other.Get(ctx, "c1"); !reflect.DeepEqual(got, session.Session{}) {
 		t.Errorf("Get after Delete = %+v, want the zero Session", got)
 	}
 	if got, _ := other.Get(ctx, "c2"); got.AdditionalContext != "other" {

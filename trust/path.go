@@ -1,33 +1,35 @@
 package trust
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
-// DefaultDir is the config directory holding the store:
+// DefaultDir is the config directory holding the store, in the
+// environment getenv reads:
 // $AGENTHOOKS_CONFIG_DIR, else $XDG_CONFIG_HOME/agenthooks, else
 // ~/.config/agenthooks on Linux and the OS's config directory elsewhere
 // (~/Library/Application Support/agenthooks, %AppData%\agenthooks). It is
 // "" when none can be found; Open then says to set AGENTHOOKS_CONFIG_DIR.
 // It never falls back to a shared directory such as /tmp, where another
 // user could plant trust.
-func DefaultDir() string {
-	if d := os.Getenv("AGENTHOOKS_CONFIG_DIR"); d != "" {
+func DefaultDir(getenv func(string) string) string {
+	if d := getenv(settings.ConfigDir); d != "" {
 		return d
 	}
 	// XDG says to ignore a relative XDG_CONFIG_HOME.
-	if d := os.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+	if d := getenv(settings.XDGConfigHome); filepath.IsAbs(d) {
 		return filepath.Join(d, "agenthooks")
 	}
 	if runtime.GOOS == "linux" {
-		if home, err := os.UserHomeDir(); err == nil {
+		if home, err := settings.Home(getenv); err == nil {
 			return filepath.Join(home, ".config", "agenthooks")
 		}
 		return ""
 	}
-	if d, err := os.UserConfigDir(); err == nil {
+	if d, err := settings.UserConfigDir(getenv); err == nil {
 		return filepath.Join(d, "agenthooks")
 	}
 	return ""

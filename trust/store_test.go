@@ -286,16 +286,16 @@ func TestDefaultDir(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("AGENTHOOKS_CONFIG_DIR", "/custom/dir")
 	t.Setenv("XDG_CONFIG_HOME", "/xdg")
-	if got := DefaultDir(); got != "/custom/dir" {
+	if got := DefaultDir(os.Getenv); got != "/custom/dir" {
 		t.Errorf("with AGENTHOOKS_CONFIG_DIR: %q", got)
 	}
 	t.Setenv("AGENTHOOKS_CONFIG_DIR", "")
-	if got, want := DefaultDir(), filepath.Join("/xdg", "agenthooks"); runtime.GOOS != "windows" && got != want {
+	if got, want := DefaultDir(os.Getenv), filepath.Join("/xdg", "agenthooks"); runtime.GOOS != "windows" && got != want {
 		t.Errorf("with XDG_CONFIG_HOME: %q, want %q", got, want)
 	}
 	t.Setenv("XDG_CONFIG_HOME", "relative/ignored")
 	if runtime.GOOS == "linux" {
-		if got, want := DefaultDir(), filepath.Join(home, ".config", "agenthooks"); got != want {
+		if got, want := DefaultDir(os.Getenv), filepath.Join(home, ".config", "agenthooks"); got != want {
 			t.Errorf("default: %q, want %q", got, want)
 		}
 	}

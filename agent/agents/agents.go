@@ -12,18 +12,44 @@ import (
 	"github.com/agenthooks/agenthooks/agent/copilot"
 	"github.com/agenthooks/agenthooks/agent/gemini"
 	"github.com/agenthooks/agenthooks/agent/opencode"
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/export"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // All are the agents, in the order the command line lists them.
-var All = []*agent.Agent{
+var All = define(
 	claude.Agent,
 	codex.Agent,
 	gemini.Agent,
 	copilot.Agent,
 	opencode.Agent,
 	contract.Agent,
+)
+
+// define makes each agent's settings files (Agent.Settings) hooks
+// sources, in the agents' order, which is their rank after Cursor's
+// (config.DefineSettings): the registry is the one place that reaches
+// config for an agent, so an agent's package only describes its files.
+func define(all ...*agent.Agent) []*agent.Agent {
+	for _, a := range all {
+		if a.Settings != nil {
+			config.DefineSettings(a.Settings)
+		}
+	}
+	return all
+}
+
+// SettingsOf are the settings files of the agents named (a Dialect's
+// RunsItself), those that have any.
+func SettingsOf(names []string) []*config.Settings {
+	var out []*config.Settings
+	for _, n := range names {
+		if a, ok := Lookup(n); ok && a.Settings != nil {
+			out = append(out, a.Settings)
+		}
+	}
+	return out
 }
 
 // Lookup returns the agent named by a --from value.

@@ -3,6 +3,7 @@ package claude
 import (
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
 )
@@ -50,11 +51,8 @@ var exportLifecycle = export.Lifecycle{Prompt: Event(event.BeforeSubmitPrompt), 
 	SubagentStop: Event(event.SubagentStop), SessionStart: Event(event.SessionStart),
 	SessionEnd: Event(event.SessionEnd), Compact: Event(event.PreCompact)}
 
-// The answers a Claude-shaped gate reads.
-const (
-	claudeGate = "hookSpecificOutput.permissionDecision deny, ask or allow with permissionDecisionReason, not permission, user_message and agent_message; exit code 2 still blocks"
-	StopAnswer = `decision "block" with a reason, not followup_message`
-)
+// claudeGate is the answers a Claude-shaped gate reads.
+const claudeGate = "hookSpecificOutput.permissionDecision deny, ask or allow with permissionDecisionReason, not permission, user_message and agent_message; exit code 2 still blocks"
 
 var claudeShapes = map[event.Step][2]string{
 	event.PreToolUse:           {"Claude Code's tool names (Bash, Edit, …, not Shell, Write) and tool inputs; session_id, not conversation_id", claudeGate + "; updatedInput, not updated_input"},
@@ -67,8 +65,8 @@ var claudeShapes = map[event.Step][2]string{
 	event.BeforeReadFile:       {"the path is tool_input.file_path; no content, no attachments", claudeGate},
 	event.AfterFileEdit:        {"tool_input holds file_path with content, or old_string and new_string, not edits", ""},
 	event.SubagentStart:        {"a PreToolUse of the Task or Agent tool: tool_input.subagent_type and tool_input.prompt, not subagent_type and task", claudeGate},
-	event.SubagentStop:         {"agent_type, stop_hook_active and last_assistant_message, not subagent_type, status, summary and loop_count", StopAnswer},
-	event.Stop:                 {"stop_hook_active and last_assistant_message, not status and loop_count", StopAnswer},
+	event.SubagentStop:         {"agent_type, stop_hook_active and last_assistant_message, not subagent_type, status, summary and loop_count", agent.StopBlockAnswer},
+	event.Stop:                 {"stop_hook_active and last_assistant_message, not status and loop_count", agent.StopBlockAnswer},
 	event.BeforeSubmitPrompt:   {"prompt, without attachments; session_id, not conversation_id", `decision "block" with a reason, not continue false and user_message`},
 	event.SessionStart:         {"source, not is_background_agent and composer_mode", "hookSpecificOutput.additionalContext, not additional_context; env as export lines appended to $CLAUDE_ENV_FILE, not env"},
 	event.SessionEnd:           {"Claude Code's own reason values; no duration_ms or final_status", ""},

@@ -3,7 +3,7 @@ package claude
 import (
 	"path/filepath"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // Install wires Claude Code to agenthooks: a matcher group per event in

@@ -16,8 +16,9 @@ func UserFile(home string) string    { return filepath.Join(home, ".claude", "se
 
 // Settings are Claude Code's settings files as hooks sources, after
 // Cursor's four (docs/architecture.md, the sources: ranks 5–7): the
-// project's local and shared settings, then the user's.
-var Settings = config.DefineSettings(&config.Settings{
+// project's local and shared settings, then the user's. The registry
+// (agent/agents) defines them as sources, in its order.
+var Settings = &config.Settings{
 	Format: Format,
 	Files: []config.SettingsFile{
 		{Name: "claude-project-local", Project: true, Path: LocalFile},
@@ -25,14 +26,7 @@ var Settings = config.DefineSettings(&config.Settings{
 		{Name: "claude-user", Path: UserFile},
 	},
 	ProjectDirVar: ProjectDirVar,
-})
-
-// The sources of Claude Code's settings files.
-var (
-	ProjectLocal = Settings.Files[0].Source
-	Project      = Settings.Files[1].Source
-	User         = Settings.Files[2].Source
-)
+}
 
 // Format is how config reads Claude Code's settings files.
 var Format = &config.Groups{

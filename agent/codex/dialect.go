@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/agent"
-	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/event"
 )
 
@@ -70,10 +69,10 @@ var events = agent.EventTable{
 }
 
 // codexShaped: Codex's payloads are Claude's, with turn_id for the turn.
-var codexShaped = &claude.PayloadShape{Agent: "Codex", Generation: "turn_id", Model: true, Events: codexEvents,
+var codexShaped = &agent.PayloadShape{Agent: "Codex", Generation: "turn_id", Model: true, Events: codexEvents,
 	Tool: func(c agent.Common, f *agent.Fields, r *agent.Request) {
 		t, files := codexTool(c, f)
-		claude.ToolEvent(c, f, r, t)
+		agent.ToolEvent(c, f, r, t)
 		if r.Kind != agent.PostTool {
 			return
 		}
@@ -90,7 +89,7 @@ var codexShaped = &claude.PayloadShape{Agent: "Codex", Generation: "turn_id", Mo
 // first names the edit. apply_patch is no kindWrite (roleOther), so
 // postCalls adds no afterFileEdit of its own.
 func codexTool(c agent.Common, f *agent.Fields) (*agent.ToolCall, []patchFile) {
-	t := claude.ToolOf(c, f, codexTools)
+	t := agent.ToolOf(c, f, codexTools)
 	if t.AgentName != "apply_patch" {
 		return t, nil
 	}
@@ -102,7 +101,7 @@ func codexTool(c agent.Common, f *agent.Fields) (*agent.ToolCall, []patchFile) {
 }
 
 func answerCodex(r *agent.Request, v *agent.Verdict, _ agent.Options) agent.Answer {
-	return claude.AnswerShaped(r, v, func(hso map[string]any) {
+	return agent.AnswerShaped(r, v, func(hso map[string]any) {
 		switch v.Permission {
 		case event.Deny:
 			hso["permissionDecision"] = "deny"

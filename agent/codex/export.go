@@ -2,7 +2,6 @@ package codex
 
 import (
 	"github.com/agenthooks/agenthooks/agent"
-	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
 )
@@ -52,8 +51,8 @@ var codexShapes = map[event.Step][2]string{
 	event.BeforeMCPExecution:   {"tool_name is mcp__<server>__<tool> and tool_input an object; no url or command of the server", codexGate},
 	event.AfterMCPExecution:    {"tool_name is mcp__<server>__<tool>; tool_response, not result_json", ""},
 	event.AfterFileEdit:        {"a PostToolUse of apply_patch: the patch text is in tool_input.command, not file_path and edits", ""},
-	event.SubagentStop:         {"stop_hook_active and last_assistant_message, not subagent_type, status, summary and loop_count", claude.StopAnswer},
-	event.Stop:                 {"stop_hook_active and last_assistant_message, not status and loop_count", claude.StopAnswer},
+	event.SubagentStop:         {"stop_hook_active and last_assistant_message, not subagent_type, status, summary and loop_count", agent.StopBlockAnswer},
+	event.Stop:                 {"stop_hook_active and last_assistant_message, not status and loop_count", agent.StopBlockAnswer},
 	event.BeforeSubmitPrompt:   {"prompt, without attachments; session_id, not conversation_id", `decision "block" with a reason, not continue false and user_message`},
 	event.SessionStart:         {"source, not is_background_agent and composer_mode", "hookSpecificOutput.additionalContext, not additional_context; env as export lines appended to $CODEX_ENV_FILE, not env"},
 	event.SessionEnd:           {"Codex's own reason values", ""},

@@ -12,7 +12,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	agentcore "github.com/agenthooks/agenthooks/agent"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // Codex's gates, as Codex 0.169 keeps them in $CODEX_HOME/config.toml:

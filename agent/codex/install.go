@@ -3,7 +3,7 @@ package codex
 import (
 	"path/filepath"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // Install wires Codex to agenthooks: a matcher group per event in its

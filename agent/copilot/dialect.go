@@ -5,8 +5,6 @@ import (
 	"fmt"
 
 	"github.com/agenthooks/agenthooks/agent"
-	"github.com/agenthooks/agenthooks/agent/claude"
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
@@ -51,7 +49,7 @@ var Dialect = &agent.Dialect{
 	PromptEvents: bothSpellings(events.OfKind(agent.Prompt)),
 	Title:        "GitHub Copilot",
 	// Copilot CLI reads .claude/settings(.local).json hooks itself.
-	RunsItself: []*config.Settings{claude.Settings},
+	RunsItself: []string{"claude"},
 	ParseFn:    parseCopilot,
 	AnswerFn:   answerCopilot,
 	// Copilot reads a deny from stdout (exit 2 is only a warning to it),

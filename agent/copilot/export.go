@@ -2,7 +2,6 @@ package copilot
 
 import (
 	"github.com/agenthooks/agenthooks/agent"
-	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/export"
 )
@@ -62,8 +61,8 @@ var copilotShapes = map[event.Step][2]string{
 	event.BeforeReadFile:       {"a preToolUse of view: the path is inside toolArgs, a JSON string; no content, no attachments", copilotGate},
 	event.AfterFileEdit:        {"a postToolUse of create or edit: the path and text are inside toolArgs, a JSON string, not file_path and edits", ""},
 	event.SubagentStart:        {"a preToolUse of the task tool: the subagent is described inside toolArgs, not subagent_type and task", copilotGate},
-	event.SubagentStop:         {"GitHub Copilot's own fields (agentName), not subagent_type, status, summary and loop_count", claude.StopAnswer},
-	event.Stop:                 {"stopReason, not status and loop_count", claude.StopAnswer},
+	event.SubagentStop:         {"GitHub Copilot's own fields (agentName), not subagent_type, status, summary and loop_count", agent.StopBlockAnswer},
+	event.Stop:                 {"stopReason, not status and loop_count", agent.StopBlockAnswer},
 	event.BeforeSubmitPrompt:   {"prompt and sessionId, not conversation_id; no attachments", ""},
 	event.SessionStart:         {"source and initialPrompt, not is_background_agent and composer_mode", ""},
 	event.SessionEnd:           {"reason, GitHub Copilot's own values", ""},

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // Copilot CLI's gate: it loads a project's hooks (.github/hooks) only in a

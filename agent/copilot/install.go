@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/internal/shellquote"
 )

@@ -2,7 +2,6 @@ package gemini
 
 import (
 	"github.com/agenthooks/agenthooks/agent"
-	"github.com/agenthooks/agenthooks/agent/claude"
 )
 
 // Gemini is Gemini CLI's dialect: `agenthooks run --from gemini` as a
@@ -83,7 +82,7 @@ var events = agent.EventTable{
 
 // geminiShaped: Gemini CLI's payloads are Claude's without a turn id or
 // model; an AfterTool whose response holds an error is a failure.
-var geminiShaped = &claude.PayloadShape{Agent: "Gemini CLI", Events: geminiEvents,
+var geminiShaped = &agent.PayloadShape{Agent: "Gemini CLI", Events: geminiEvents,
 	Tool: func(c agent.Common, f *agent.Fields, r *agent.Request) {
 		t := geminiTool(c, f)
 		if f.Err != nil {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // Gemini CLI's gate: with folder trust on (its default since 0.61), it

@@ -3,7 +3,7 @@ package gemini
 import (
 	"path/filepath"
 
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 )
 
 // Install wires Gemini CLI to agenthooks: a matcher group per event in

@@ -8,9 +8,9 @@ package main
 import (
 	"os"
 
-	"github.com/agenthooks/agenthooks/internal/front"
+	"github.com/agenthooks/agenthooks/internal/client"
 )
 
 func main() {
-	os.Exit(front.Main(os.Args[1:]))
+	os.Exit(client.Main(os.Args[1:]))
 }

@@ -38,10 +38,9 @@ temporary trust store (your own ~/.cursor and trust store are not touched), and
 plays a short agent session through the engine: session start, a denied git
 push, an allowed ls, a blocked read of .env, an edit, and stops with follow-ups
 up to the loop limit, showing each hook's answer and the merged decision.`,
-		Example: `  agenthooks demo
-  agenthooks demo --keep   # leave the workspace behind to explore`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		Example: `  agenthooks demo`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the temporary workspace and print where it is")
 	return cmd
@@ -55,9 +54,6 @@ type demoStep struct {
 }
 
 func (o *demoOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	for _, tool := range []string{"bash", "jq"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			return fmt.Errorf("the example hooks need %s (block-git.sh uses bash and jq): install it, e.g. apt-get install %s", tool, tool)
@@ -124,11 +120,15 @@ func (o *demoOptions) run(ctx context.Context) error {
 		{"The agent stops a third time", event.Stop, stop},
 	}
 	for i, s := range steps {
-		d, err := eng.Run(ctx, s.step, s.payload)
+		payload, err := json.Marshal(s.payload)
 		if err != nil {
 			return err
 		}
-		showDemoStep(w, i+1, s, d)
+		rep := h.Run(ctx, host.Request{Step: s.step, Payload: payload, Workspaces: []string{ws}})
+		if rep.Fault != nil {
+			return rep.Fault
+		}
+		showDemoStep(w, i+1, s, rep.Decision)
 	}
 	fmt.Fprintf(w, "\n%d hooks ran (the demo keeps its log in memory: your own log is untouched).\n", len(eng.Log()))
 	if o.keep {

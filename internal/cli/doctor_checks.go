@@ -13,9 +13,9 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 	"github.com/agenthooks/agenthooks/internal/shellquote"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // doctor gathers the checks of one run.

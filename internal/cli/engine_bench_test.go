@@ -26,13 +26,11 @@ func BenchmarkEngineStep(b *testing.B) {
 	h := host.Open(ctx, host.Options{TrustDir: filepath.Join(home, "trust")})
 	defer h.Close(ctx)
 	settle()
-	e := &engineHost{kick: make(chan struct{}, 1)}
-	e.host.Store(h)
 	req := &wire.Request{Args: []string{"run", "beforeShellExecution"}, Dir: home, Env: os.Environ()}
 	payload := []byte(`{"command":"ls","cwd":"/"}`)
 	for b.Loop() {
 		var out, errb bytes.Buffer
-		if code := e.handle(ctx, req, payload, &out, &errb); code != 0 {
+		if code := handleServed(ctx, h, req, payload, &out, &errb); code != 0 {
 			b.Fatalf("code %d: %s", code, errb.String())
 		}
 		h.Flush(ctx)
@@ -74,12 +72,10 @@ func benchEngineHook(b *testing.B, step string, payload []byte) {
 		h := host.Open(ctx, host.Options{TrustDir: filepath.Join(home, "trust")})
 		defer h.Close(ctx)
 		settle()
-		e := &engineHost{kick: make(chan struct{}, 1)}
-		e.host.Store(h)
 		req := &wire.Request{Args: []string{"run", step}, Dir: home, Env: os.Environ()}
 		for b.Loop() {
 			var out, errb bytes.Buffer
-			if code := e.handle(ctx, req, payload, &out, &errb); code != 0 {
+			if code := handleServed(ctx, h, req, payload, &out, &errb); code != 0 {
 				b.Fatalf("code %d: %s", code, errb.String())
 			}
 			h.Flush(ctx)

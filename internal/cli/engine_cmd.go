@@ -11,17 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/internal/filelock"
-	"github.com/agenthooks/agenthooks/internal/front"
 	"github.com/agenthooks/agenthooks/internal/resident"
 	"github.com/agenthooks/agenthooks/internal/wire"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // EnvEngineIdle is how long an idle engine waits before it exits.
@@ -46,12 +43,13 @@ in the background: it holds the hooks, trust, sessions, the log and compiled
 policies, so a step costs about what its hooks cost. The first step that finds no
 engine starts one (and runs itself); the engine exits after ` + resident.DefaultIdle.String() + ` without a
 request ($` + EnvEngineIdle + `), and makes way when agenthooks is reinstalled.
-AGENTHOOKS_ENGINE=off runs every step in a process of its own. See docs/engine.md.
+AGENTHOOKS_ENGINE=off runs every step in a process of its own. See ` + docsURL + `engine.md.
 
   engine status [--all] [--json]   is an engine running: version, uptime, socket, steps served
   engine stop [--all]              stop it (the next step starts another)
   (--all: every engine of the user's, whatever the settings it was started with)
   engine serve             run an engine in the foreground (what the first step starts)`,
+		Example: `  agenthooks engine status --all`,
 	}
 	status := &cobra.Command{
 		Use:   "status",
@@ -211,9 +209,6 @@ func (o *engineOptions) status(ctx context.Context, out io.Writer, sock, control
 
 // serve runs an engine until it is idle, stopped or replaced.
 func (o *engineOptions) serve(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	sock := o.socket
 	if sock == "" {
 		s, err := defaultSocket()
@@ -236,157 +231,32 @@ func (o *engineOptions) serve(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The root's context ends on the interrupt signals; the flusher ends
-	// with the server.
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
 	logger := slog.New(slog.NewTextHandler(o.io.Err, nil))
-	e := &engineHost{kick: make(chan struct{}, 1)}
-	opened := make(chan struct{})
-	if e.tryOpen(ctx, logger) {
-		close(opened)
-	} else {
-		go func() {
-			defer close(opened)
-			e.keepOpening(ctx, logger)
-		}()
-	}
-	flushed := make(chan struct{})
-	go func() {
-		defer close(flushed)
-		e.flushLoop(ctx)
-	}()
 	srv := &resident.Server{
-		Socket: sock, Build: build, Version: version(), Idle: idle,
-		Serves: front.Served, Waiting: e.waiting, Handle: e.handle, After: e.flushSoon,
+		Socket: sock, Build: build, Version: version(), Idle: idle, Serves: servesCall,
 		Logf: func(format string, a ...any) { logger.Info(fmt.Sprintf(format, a...)) },
 	}
-	go e.keepTeamCurrent(ctx, logger)
-	err = srv.Serve(ctx)
+	// The root's context ends on the interrupt signals; the team sync
+	// ends with the server.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	synced := make(chan struct{})
+	go func() {
+		defer close(synced)
+		keepTeamCurrent(ctx, logger)
+	}()
+	e := &resident.Engine{Handle: handleServed, Logger: logger}
+	err = e.Serve(ctx, srv)
 	stop()
-	<-opened
-	<-flushed
-	if h := e.host.Load(); h != nil {
-		_ = h.Close(context.Background())
-	}
-	if errors.Is(err, resident.ErrRunning) {
-		return nil
-	}
+	<-synced
 	return err
-}
-
-// How often an engine whose state store will not open tries again: soon
-// at first (the step that started it may be holding the store), then
-// seldom (a full disk, a state folder that is a file).
-const (
-	openRetryFirst = 100 * time.Millisecond
-	openRetryMax   = 5 * time.Second
-)
-
-// tryOpen opens the engine's host, and reports whether it did. An engine
-// does not run degraded: until its state store opens it runs no step, and
-// each runs in a process of its own, which tries the store itself. It
-// listens meanwhile, and says why it refuses, so that clients do not start
-// engine after engine.
-func (e *engineHost) tryOpen(ctx context.Context, logger *slog.Logger) bool {
-	var warns []string
-	h := host.Open(ctx, host.Options{Warn: func(msg string) { warns = append(warns, msg) }})
-	if h.StateOK() {
-		for _, w := range warns {
-			logger.Warn(w)
-		}
-		e.host.Store(h)
-		e.why.Store(nil)
-		return true
-	}
-	_ = h.Close(ctx)
-	why := "the engine waits for its state store: " + strings.Join(warns, "; ")
-	if prev := e.why.Load(); prev == nil || *prev != why {
-		logger.Warn(why)
-	}
-	e.why.Store(&why)
-	return false
-}
-
-// keepOpening tries to open the host, less and less often, until it opens
-// or ctx ends.
-func (e *engineHost) keepOpening(ctx context.Context, logger *slog.Logger) {
-	for delay := openRetryFirst; ; delay = min(2*delay, openRetryMax) {
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(delay):
-		}
-		if e.tryOpen(ctx, logger) {
-			logger.Info("the state store opened: the engine runs steps")
-			return
-		}
-	}
-}
-
-// waiting is why the engine runs no step yet, or "".
-func (e *engineHost) waiting() string {
-	if why := e.why.Load(); why != nil {
-		return *why
-	}
-	return ""
-}
-
-// engineHost runs clients' verbs on the engine's host.
-type engineHost struct {
-	host atomic.Pointer[host.Host] // set once, when it opens
-	why  atomic.Pointer[string]    // why no step runs yet; nil once host is set
-	kick chan struct{}
-}
-
-// handle runs one client's verb, as the client's own process would.
-func (e *engineHost) handle(ctx context.Context, req *wire.Request, body []byte, out, errOut io.Writer) int {
-	env := req.Env
-	if env == nil {
-		env = []string{}
-	}
-	s := &IO{In: newServedInput(body, req.StdinErr), Out: out, Err: errOut, env: env, dir: req.Dir, host: e.host.Load()}
-	return executeServed(ctx, s, req.Args)
-}
-
-// flushSoon asks for the log to be written, after an answer is out.
-func (e *engineHost) flushSoon() {
-	select {
-	case e.kick <- struct{}{}:
-	default:
-	}
-}
-
-// flushDelay gathers the records of steps that come close together into
-// one write: the write (a transaction, a sync to disk) is the costliest
-// thing a step leaves behind, and steps come in bursts.
-const flushDelay = 25 * time.Millisecond
-
-// flushLoop writes the log after the answers, until ctx ends (serve then
-// writes what is left).
-func (e *engineHost) flushLoop(ctx context.Context) {
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-e.kick:
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(flushDelay):
-		}
-		if h := e.host.Load(); h != nil {
-			h.Flush(context.WithoutCancel(ctx))
-		}
-	}
 }
 
 // keepTeamCurrent syncs the team's hooks every teamsync.DefaultInterval
 // while the engine runs, when a team server is configured, as Cursor
 // refreshes its team hooks. A set that needs the user's acceptance is
 // left for `agenthooks sync`; the last good set stays meanwhile.
-func (e *engineHost) keepTeamCurrent(ctx context.Context, logger *slog.Logger) {
+func keepTeamCurrent(ctx context.Context, logger *slog.Logger) {
 	server, token := os.Getenv(teamsync.ServerEnv), os.Getenv(teamsync.TokenEnv)
 	if server == "" {
 		return

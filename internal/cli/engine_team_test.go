@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/config"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
-	"github.com/agenthooks/agenthooks/team/sync/faketeam"
+	"github.com/agenthooks/agenthooks/team/teamsync"
+	"github.com/agenthooks/agenthooks/team/teamsync/faketeam"
 )
 
 // A running engine keeps an accepted team's hooks current: the set the

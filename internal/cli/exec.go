@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/engine"
+	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
@@ -28,9 +29,9 @@ const (
 
 // Ask policies: what exec does when a hook answers "ask".
 const (
-	askPrompt = "prompt" // ask on the terminal; deny when there is none
-	askAllow  = "allow"  // run without asking
-	askDeny   = "deny"   // refuse without asking
+	askPrompt = host.AskPrompt // ask on the terminal; deny when there is none
+	askAllow  = host.AskAllow  // run without asking
+	askDeny   = host.AskDeny   // refuse without asking
 )
 
 // envConversation names the conversation when --conversation is not given,
@@ -95,24 +96,10 @@ SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to the command. Exit status: t
 command's; 128+N when it died of signal N (or exec was interrupted before it ran);
 125 when the hooks could not be loaded; 126 when a hook denied it or asked and got no
 yes; 127 when its program was not found; 64 for a usage error.`,
-		Example: `  agenthooks exec -- git push origin main
-  agenthooks exec 'npm test 2>&1 | tail -n 20'
-  agenthooks exec --workspace ~/src/app -c 'make -j4'
-  AGENTHOOKS_CONVERSATION_ID=c42 agenthooks exec --ask=allow -- rm -rf build`,
+		Example: `  agenthooks exec -- ls -la`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			o.scriptSet = cmd.Flags().Changed("command")
-			if o.reportOnly {
-				return nil
-			}
-			if !o.scriptSet && len(args) == 0 {
-				return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
-			}
-			switch o.ask {
-			case askPrompt, askAllow, askDeny:
-			default:
-				return usageErr("--ask %q: must be prompt, allow or deny", o.ask)
-			}
-			return nil
+			return o.checkArgs(args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.args = args
@@ -144,11 +131,26 @@ yes; 127 when its program was not found; 64 for a usage error.`,
 	return cmd
 }
 
-// run gates the command, runs it, reports it, and ends with its status.
-func (o *execOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
+// checkArgs checks exec's command and --ask.
+func (o *execOptions) checkArgs(args []string) error {
+	if o.reportOnly {
+		return nil
 	}
+	if !o.scriptSet && len(args) == 0 {
+		return usageErr("exec needs a command: agenthooks exec -- COMMAND [ARG]... or agenthooks exec -c STRING")
+	}
+	switch o.ask {
+	case askPrompt, askAllow, askDeny:
+	default:
+		return usageErr("--ask %q: must be prompt, allow or deny", o.ask)
+	}
+	return nil
+}
+
+// run gates the command, runs it, reports it, and ends with its status:
+// the host's gate (PlanExec, ReportExec) in this process, with the
+// question and the command on this process's terminal.
+func (o *execOptions) run(ctx context.Context) error {
 	// exec takes the signals itself: while hooks run one cancels them
 	// (execWatch), while the command runs it goes to the command, and the
 	// hooks after the command still run. So the root context's end on the
@@ -162,75 +164,123 @@ func (o *execOptions) run(ctx context.Context) error {
 	}
 	ctx = context.WithoutCancel(ctx)
 
-	cwd, err := os.Getwd()
+	cwd, err := o.workDir()
 	if err != nil {
-		return &exitError{code: ExitExecFailed, err: fmt.Errorf("current directory: %w", err)}
+		return err
 	}
-	if os.Getenv(engine.HookMarker) != "" {
+	if o.io.getenv(engine.HookMarker) != "" {
 		// A hook's own shell command: running the hooks again would recurse
-		// without end when agenthooks is the agent's $SHELL.
-		res := o.foreground(o.newCall(nil, cwd).argvToRun(), cwd, sigs).Run()
+		// without end when agenthooks is the agent's $SHELL. No host is
+		// opened for it.
+		req, err := o.request(cwd)
+		if err != nil {
+			return err
+		}
+		argv := req.Argv
+		if argv == nil {
+			argv = append(proc.ForegroundShell(req.Command), req.ShellArgs...)
+		}
+		return o.ended(o.foreground(argv, cwd, sigs).Run())
+	}
+	req, err := o.request(cwd)
+	if err != nil {
+		return err
+	}
+	h := host.Open(ctx, host.Options{Warn: func(msg string) { fmt.Fprintln(o.io.Err, "agenthooks: warning:", msg) }})
+	defer func() { _ = h.Close(ctx) }()
+
+	hctx, stop := execWatch(ctx, sigs)
+	p, err := h.PlanExec(hctx, req)
+	if err == nil && p.Ask != nil {
+		p.Run, p.Reason = p.Ask.Confirm(hctx, o.io.In, o.io.Err)
+		if !p.Run {
+			p.Messages = []string{p.Reason}
+		}
+	}
+	if sig := stop(); sig != nil {
+		fmt.Fprintf(o.io.Err, "agenthooks: interrupted (%v) before the command ran\n", sig)
+		return silentExit(execSignalCode(sig))
+	}
+	if err != nil {
+		return &exitError{code: ExitExecFailed, err: err}
+	}
+	fmt.Fprint(o.io.Err, p.Stderr)
+	if !p.Run {
+		for _, m := range p.Messages {
+			fmt.Fprintln(o.io.Err, m)
+		}
+		if p.Hooks && p.Call != nil {
+			o.afterHooks(ctx, sigs, h, host.ExecReport{Call: *p.Call, Refused: p.Reason})
+		}
+		return silentExit(ExitExecDenied)
+	}
+	res := o.foreground(p.Argv, p.Dir, sigs).Run()
+	if p.Hooks && p.Call != nil {
 		if res.StartErr != "" {
 			fmt.Fprintln(o.io.Err, "agenthooks:", res.StartErr)
 		}
+		o.afterHooks(ctx, sigs, h, host.ExecReport{Call: *p.Call, Result: &host.ExecResult{
+			Code: res.Code, Signal: res.Signal, Interrupted: res.Interrupted,
+			StartErr: res.StartErr, Output: res.Output, DurationMS: res.Duration.Milliseconds(),
+		}})
 		if res.Code != 0 {
 			return silentExit(res.Code)
 		}
 		return nil
 	}
-	roots := o.workspaces
-	if len(roots) == 0 {
-		roots = []string{cwd}
-	}
-	roots, err = workspaceRoots(nil, roots)
-	if err != nil {
-		return err
-	}
-	h, eng, closeEngine, err := openHostEngine(ctx, roots, nil)
-	if err != nil {
-		return &exitError{code: ExitExecFailed, err: fmt.Errorf("load hooks, so nothing ran: %w", err)}
-	}
-	defer func() { _ = closeEngine() }()
-	if !o.quiet {
-		printEngineProblems(o.io.Err, eng)
-	}
+	return o.ended(res)
+}
 
-	call := o.newCall(eng, cwd)
-	call.sb = o.sandboxFor(h, roots)
-	call.sb.say(o.io.Err, o.quiet)
-	if call.sb.refused != "" {
-		fmt.Fprintln(o.io.Err, call.sb.refused)
-		call.refused(ctx, sigs, call.sb.refused)
-		return silentExit(ExitExecDenied)
-	}
-	verdict, err := call.gate(ctx, sigs)
-	if err != nil {
-		return err
-	}
-	if verdict.interrupted != nil {
-		fmt.Fprintf(o.io.Err, "agenthooks: interrupted (%v) before the command ran\n", verdict.interrupted)
-		return silentExit(execSignalCode(verdict.interrupted))
-	}
-	if verdict.rewritten && !o.quiet {
-		fmt.Fprintf(o.io.Err, "agenthooks: a hook rewrote the command to: %s\n", call.command)
-	}
-	if !verdict.run {
-		for _, m := range verdict.messages {
-			fmt.Fprintln(o.io.Err, m)
-		}
-		call.refused(ctx, sigs, verdict.reason)
-		return silentExit(ExitExecDenied)
-	}
-
-	res := o.foreground(call.sb.wrap(call.argvToRun()), call.cwd, sigs).Run()
+// ended ends exec with a command's status, saying why it did not start.
+func (o *execOptions) ended(res proc.ForegroundResult) error {
 	if res.StartErr != "" {
 		fmt.Fprintln(o.io.Err, "agenthooks:", res.StartErr)
 	}
-	call.after(ctx, sigs, res)
 	if res.Code != 0 {
 		return silentExit(res.Code)
 	}
 	return nil
+}
+
+// afterHooks runs the after-hooks of the command; a signal cuts them
+// short.
+func (o *execOptions) afterHooks(ctx context.Context, sigs <-chan os.Signal, h *host.Host, r host.ExecReport) {
+	hctx, stop := execWatch(ctx, sigs)
+	defer stop()
+	fmt.Fprint(o.io.Err, h.ReportExec(hctx, r, o.io.env))
+}
+
+// request is the command as the host gates it.
+func (o *execOptions) request(cwd string) (host.ExecRequest, error) {
+	req := host.ExecRequest{Cwd: cwd, Conversation: o.conversation, Env: o.io.env, Ask: o.ask, Quiet: o.quiet, NoPTY: o.noPTY}
+	switch {
+	case o.scriptSet:
+		req.Command, req.ShellArgs = o.script, o.args
+	case len(o.args) == 1:
+		req.Command = o.args[0]
+	default:
+		req.Command, req.Argv = execQuoteArgs(o.args), o.args
+	}
+	if req.Conversation == "" {
+		req.Conversation = o.io.getenv(envConversation)
+	}
+	var roots []string
+	for _, r := range o.workspaces {
+		a, err := o.io.abs(r)
+		if err != nil {
+			return req, &exitError{code: ExitExecFailed, err: fmt.Errorf("workspace %s: %w", r, err)}
+		}
+		roots = append(roots, a)
+	}
+	if len(roots) == 0 {
+		roots = []string{cwd}
+	}
+	roots, err := workspaceRoots(nil, roots)
+	if err != nil {
+		return req, err
+	}
+	req.Roots = roots
+	return req, nil
 }
 
 // foreground is the command as exec runs it: with exec's streams and the

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/agenthooks/agenthooks/internal/needs"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // The fault matrix: every fault of agenthooks' own that once let a denied

@@ -39,9 +39,8 @@ agenthooks trust.
 
 Init never overwrites a file: what already exists is left as it is and said so,
 and running init again is harmless.`,
-		Example: `  agenthooks init
-  agenthooks init --project --workspace ~/src/app`,
-		Args: cobra.NoArgs,
+		Example: `  agenthooks init`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("workspace") && !o.project {
 				return usageErr("--workspace needs --project: user hooks live in ~/.cursor")
@@ -64,7 +63,7 @@ type initTarget struct {
 
 func (o *initOptions) target() (initTarget, error) {
 	if !o.project {
-		home := config.DefaultLocations(nil).Home
+		home := config.DefaultLocations(o.io.getenv, nil).Home
 		if home == "" {
 			return initTarget{}, errors.New("init: no home directory (set HOME) to create ~/.cursor/hooks.json in")
 		}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/internal/front"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
+	"github.com/agenthooks/agenthooks/internal/client"
 	"github.com/agenthooks/agenthooks/trust"
 )
 
@@ -68,11 +68,8 @@ reviews as the agent itself does ($CODEX_HOME/config.toml,
 $COPILOT_HOME/config.json, ~/.gemini/trustedFolders.json); without it, install
 asks on a terminal, and otherwise prints the exact settings. uninstall takes
 back what --trust set.`,
-		Example: `  agenthooks install --agent claude
-  agenthooks install --agent codex --scope project --trust
-  agenthooks install --agent gemini --scope project --workspace ~/src/app
-  agenthooks uninstall --agent claude`,
-		Args: cobra.NoArgs,
+		Example: `  agenthooks install --agent claude`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.trustSet = cmd.Flags().Changed("trust")
 			return o.run(cmd.Context())
@@ -84,8 +81,7 @@ back what --trust set.`,
 		cmd.Long = `Uninstall undoes install: a settings file not edited since is put back from its
 backup byte for byte (or removed, if install created it); an edited one keeps
 the edits and loses only agenthooks' hooks.`
-		cmd.Example = `  agenthooks uninstall --agent claude
-  agenthooks uninstall --agent opencode --scope project`
+		cmd.Example = `  agenthooks uninstall --agent claude`
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.agent, "agent", "", "the agent: "+strings.Join(agents.Install().Names(), ", "))
@@ -206,7 +202,7 @@ func (o *installOptions) binaryPath() (string, error) {
 	p := o.binary
 	if p == "" {
 		// Started by the agenthooks client: the client is what agents run.
-		p = os.Getenv(front.EnvFront)
+		p = os.Getenv(client.EnvFront)
 	}
 	if p == "" {
 		p = os.Args[0]
@@ -223,7 +219,7 @@ func (o *installOptions) binaryPath() (string, error) {
 		return "", fmt.Errorf("binary %q: %w", p, err)
 	}
 	// Run as agenthooks-engine: agents run the client beside it.
-	if strings.TrimSuffix(filepath.Base(abs), ".exe") == front.EngineName && o.binary == "" {
+	if strings.TrimSuffix(filepath.Base(abs), ".exe") == client.EngineName && o.binary == "" {
 		client := filepath.Join(filepath.Dir(abs), "agenthooks"+filepath.Ext(abs))
 		if fi, err := os.Stat(client); err == nil && !fi.IsDir() {
 			abs = client
@@ -245,7 +241,7 @@ func (o *installOptions) binaryPath() (string, error) {
 // entries, which agenthooks never runs, so the review the user gave it
 // still holds. A file edited since that review keeps its old pin.
 func (o *installOptions) repin(root, path string, before []byte) {
-	store, err := trust.Open(trust.DefaultDir())
+	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil || !store.Trusted(root) {
 		return
 	}

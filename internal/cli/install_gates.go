@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agenthooks/agenthooks/agent/agents"
-	"github.com/agenthooks/agenthooks/internal/install"
+	"github.com/agenthooks/agenthooks/install"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/internal/shellquote"
 )

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,10 +14,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/internal/printable"
+	"github.com/agenthooks/agenthooks/runner"
 )
 
 type listOptions struct {
@@ -38,10 +40,9 @@ then (validate is the checker).
 
 --json prints {"hooks": [...], "problems": [...]}; the hook fields are named as
 in hooks.json where they come from it.`,
-		Example: `  agenthooks list
-  agenthooks list --workspace ~/src/app --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		Example: `  agenthooks list`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the current directory")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON instead of a table")
@@ -75,6 +76,9 @@ type listedHook struct {
 	TrustReason string `json:"trust_reason,omitempty"`
 	Runs        bool   `json:"runs"`
 	Dir         string `json:"dir"`
+	// Mistakes are the problems that disarm this hook (config.Disarming:
+	// what validate, trust and the team server refuse), one line each.
+	Mistakes []string `json:"mistakes,omitempty"`
 }
 
 // listLoopLimit marshals as a number, or null for no limit.
@@ -88,7 +92,7 @@ func (l listLoopLimit) MarshalJSON() ([]byte, error) {
 }
 
 // listedProblem is one load problem; Text is the one-line form validate
-// prints. Every field is always present.
+// prints. Every field but Disarms is always present.
 type listedProblem struct {
 	File     string `json:"file"`
 	Line     int    `json:"line"` // 0 when the problem is about the whole file
@@ -98,12 +102,12 @@ type listedProblem struct {
 	Message  string `json:"message"`
 	Fix      string `json:"fix"`
 	Text     string `json:"text"`
+	// Disarms marks a mistake that silently disarms a guard; absent
+	// otherwise.
+	Disarms bool `json:"disarms,omitempty"`
 }
 
 func (o *listOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	roots, err := workspaceRoots(nil, o.workspaces)
 	if err != nil {
 		return err
@@ -114,14 +118,19 @@ func (o *listOptions) run(ctx context.Context) error {
 	}
 	defer closeEngine()
 	set := eng.Config()
-	if o.json {
-		return writeListJSON(o.io.Out, set)
+	env := o.io.env
+	if env == nil {
+		env = os.Environ()
 	}
-	return writeListTable(o.io.Out, set)
+	problems := append(slices.Clip(set.Problems), config.MissingPrograms(set.FileHooks(), env)...)
+	if o.json {
+		return writeListJSON(o.io.Out, set, problems)
+	}
+	return writeListTable(o.io.Out, set, problems)
 }
 
 // listHooks flattens the set's files into listed hooks, in priority order.
-func listHooks(set *config.Set) []listedHook {
+func listHooks(set *config.Set, problems []config.Problem) []listedHook {
 	running := make(map[*config.Hook]bool, len(set.Hooks))
 	for _, h := range set.Hooks {
 		running[h] = true
@@ -140,6 +149,11 @@ func listHooks(set *config.Set) []listedHook {
 			if h.Step == event.Stop || h.Step == event.SubagentStop {
 				lh.LoopLimit = &listLoopLimit{h.LoopLimit}
 			}
+			for _, p := range config.Disarming(problems) {
+				if p.Concerns(h) {
+					lh.Mistakes = append(lh.Mistakes, p.Error())
+				}
+			}
 			out = append(out, lh)
 		}
 	}
@@ -153,21 +167,22 @@ func listTimeout(h *config.Hook) (time.Duration, bool) {
 	case h.Timeout > 0:
 		return h.Timeout, false
 	case h.Type == config.TypePrompt:
-		return engine.DefaultPromptTimeout, true
+		return runner.DefaultPromptTimeout, true
 	default:
-		return engine.DefaultTimeout, true
+		return runner.DefaultTimeout, true
 	}
 }
 
-func writeListJSON(w io.Writer, set *config.Set) error {
+func writeListJSON(w io.Writer, set *config.Set, problems []config.Problem) error {
 	doc := struct {
 		Hooks    []listedHook    `json:"hooks"`
 		Problems []listedProblem `json:"problems"`
-	}{Hooks: listHooks(set), Problems: []listedProblem{}}
-	for _, p := range set.Problems {
+	}{Hooks: listHooks(set, problems), Problems: []listedProblem{}}
+	for _, p := range problems {
 		doc.Problems = append(doc.Problems, listedProblem{
 			File: p.File, Line: p.Line, Col: p.Col, Severity: p.Severity.String(),
 			Field: config.ReadablePath(p.Pointer), Message: p.Message, Fix: p.Fix, Text: p.Error(),
+			Disarms: p.Disarms,
 		})
 	}
 	enc := jsonplain.NewEncoder(w)
@@ -178,8 +193,8 @@ func writeListJSON(w io.Writer, set *config.Set) error {
 // writeListTable prints one block per file: a heading with the source,
 // the path and, for project files, the trust state; then its hooks, in
 // columns aligned across all files so the whole list reads as one table.
-func writeListTable(w io.Writer, set *config.Set) error {
-	hooks := listHooks(set)
+func writeListTable(w io.Writer, set *config.Set, problems []config.Problem) error {
+	hooks := listHooks(set, problems)
 	if len(set.Files) == 0 {
 		fmt.Fprintln(w, "No hooks files found. Create one with: agenthooks init")
 	}
@@ -204,13 +219,24 @@ func writeListTable(w io.Writer, set *config.Set) error {
 		t.write(w, "  ", t.header)
 		for range f.Hooks {
 			t.write(w, "  ", t.rows[i])
+			for _, m := range hooks[i].Mistakes {
+				fmt.Fprintln(w, "    ! disarmed: "+m)
+			}
 			i++
 		}
 	}
-	if len(set.Problems) > 0 {
-		fmt.Fprintf(w, "\n%d problem(s) (agenthooks validate checks them):\n", len(set.Problems))
-		for _, p := range set.Problems {
-			fmt.Fprintln(w, "  "+p.Error())
+	if len(problems) > 0 {
+		legend := ""
+		if len(config.Disarming(problems)) > 0 {
+			legend = "; ! disarms a guard"
+		}
+		fmt.Fprintf(w, "\n%d problem(s) (agenthooks validate checks them%s):\n", len(problems), legend)
+		for _, p := range problems {
+			mark := "  "
+			if p.Disarms {
+				mark = "! "
+			}
+			fmt.Fprintln(w, mark+p.Error())
 		}
 	}
 	return nil

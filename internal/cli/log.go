@@ -49,11 +49,7 @@ model_error, canceled, unsupported, or "any" for every failed run.
 record's fields plus "seq", its position in the log. --follow prints the last
 --limit records oldest first, then every new matching record as it is written,
 until interrupted.`,
-		Example: `  agenthooks log
-  agenthooks log --step beforeShellExecution --outcome deny --since 1h
-  agenthooks log --failure any --limit 0
-  agenthooks log --conversation 668320d2 --json | jq .stderr
-  agenthooks log -f --source project`,
+		Example: `  agenthooks log --outcome deny --since 1h`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErr("log takes no arguments; filter with --step, --source, --outcome, --failure, --conversation, --since, --until")
@@ -141,14 +137,11 @@ func parseWhen(flag, v string, now time.Time) (time.Time, error) {
 }
 
 func (o *logOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	q, err := o.query(time.Now())
 	if err != nil {
 		return err
 	}
-	opts, warnings := state.OptionsFromEnv()
+	opts, warnings := state.OptionsFrom(o.io.getenv)
 	for _, w := range warnings {
 		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}

@@ -45,29 +45,30 @@ command and evaluates the policy in process, with the same answer.
   policy test FILE --cases FILE     run the cases file's expectations
 
 A file named check or test is written ./check or ./test. The policy language is
-described in docs/policies.md.`,
-		Example: `  echo '{"hook_event_name":"beforeShellExecution","command":"git push origin main"}' | agenthooks policy git.yaml
-  agenthooks policy check examples/policies/git.yaml examples/policies/rm.yaml
-  agenthooks policy test git.yaml --cases git.cases.yaml`,
-		Args: func(_ *cobra.Command, args []string) error {
-			switch {
-			case len(args) == 0:
-				return usageErr("policy takes a FILE (or: policy check FILE..., policy test FILE --cases FILE)")
-			case len(args) > 1:
-				hint := ""
-				if sub, ok := nearSubcommand(args[0]); ok {
-					hint = fmt.Sprintf(" (did you mean policy %s?)", sub)
-				}
-				return usageErr("policy takes exactly one FILE, got %d arguments%s", len(args), hint)
-			}
-			o.file = args[0]
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+described in ` + docsURL + `policies.md.`,
+		Example: `  echo 'rules: [{name: no-push, steps: [beforeShellExecution], when: input.command.startsWith("git push"), decision: deny}]' > git.yaml && echo '{"hook_event_name":"beforeShellExecution","command":"git push"}' | agenthooks policy git.yaml`,
+		Args:    func(_ *cobra.Command, args []string) error { return o.checkArgs(args) },
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	cmd.Flags().StringVar(&o.step, "step", "", "the step, when the payload has no hook_event_name")
 	cmd.AddCommand(newPolicyCheckCmd(s), newPolicyTestCmd(s))
 	return cmd
+}
+
+// checkArgs checks policy's FILE.
+func (o *policyOptions) checkArgs(args []string) error {
+	switch {
+	case len(args) == 0:
+		return usageErr("policy takes a FILE (or: policy check FILE..., policy test FILE --cases FILE)")
+	case len(args) > 1:
+		hint := ""
+		if sub, ok := nearSubcommand(args[0]); ok {
+			hint = fmt.Sprintf(" (did you mean policy %s?)", sub)
+		}
+		return usageErr("policy takes exactly one FILE, got %d arguments%s", len(args), hint)
+	}
+	o.file = args[0]
+	return nil
 }
 
 // nearSubcommand suggests check or test for a mistyped first argument
@@ -82,9 +83,6 @@ func nearSubcommand(s string) (string, bool) {
 }
 
 func (o *policyOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 
 	payload, err := readPayload(o.io.In)
 	if err != nil {
@@ -116,7 +114,7 @@ func (o *policyOptions) run(ctx context.Context) error {
 	}
 	out := []byte("{}")
 	if step.Known() {
-		v, err := p.DecideJSON(ctx, step, payload)
+		v, err := p.DecideJSON(ctx, step, payload, policy.CallerEnv(o.io.env))
 		if err != nil {
 			return err
 		}

@@ -46,9 +46,6 @@ case that does not get its expected decision, and exits 1 if any fails.`,
 }
 
 func (o *policyTestOptions) run(ctx context.Context, file string) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	p, err := policy.Load(file)
 	if err != nil {
 		printProblems(o.io, err)

@@ -8,18 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/host"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
@@ -39,8 +38,8 @@ var Version = ""
 
 func version() string { return versionOnce() }
 
-// versionOnce reads the build information once: the resident engine
-// builds a command tree for every step.
+// versionOnce reads the build information once: a long-lived process
+// (the resident engine) asks for it again and again.
 var versionOnce = sync.OnceValue(func() string {
 	if Version != "" {
 		return Version
@@ -73,7 +72,7 @@ func (s *IO) getenv(k string) string {
 	}
 	v := ""
 	for _, kv := range s.env {
-		if name, val, ok := strings.Cut(kv, "="); ok && envName(name) == envName(k) {
+		if name, val, ok := strings.Cut(kv, "="); ok && settings.Name(name) == settings.Name(k) {
 			v = val
 		}
 	}
@@ -110,15 +109,11 @@ func dataErr(format string, a ...any) error {
 func silentExit(code int) error { return &exitError{code: code} }
 
 // NewRoot builds the command tree.
-func NewRoot(s *IO) *cobra.Command { return newTree(s, verbs()) }
-
-// newTree builds a root command with the given verbs.
-func newTree(s *IO, verbs []func(*IO) *cobra.Command) *cobra.Command {
+func NewRoot(s *IO) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "agenthooks",
-		Short: "Run Cursor-compatible agent hooks for any coding agent",
-		Long: `agenthooks loads hooks.json from every source (enterprise, team, project, user),
-runs the hooks that match an agent step, and prints one merged decision.`,
+		Use:           "agenthooks",
+		Short:         "Run Cursor-compatible agent hooks for any coding agent",
+		Long:          rootLong,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -129,9 +124,10 @@ runs the hooks that match an agent step, and prints one merged decision.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: ExitUsage, err: err}
 	})
-	for _, v := range verbs {
+	for _, v := range verbs() {
 		root.AddCommand(v(s))
 	}
+	groupVerbs(root)
 	return root
 }
 
@@ -154,8 +150,11 @@ func verbs() []func(*IO) *cobra.Command {
 		newPolicyCmd,
 		newRunCmd,
 		newSchemaCmd,
+		newSetupCmd,
 		newServeCmd,
+		newSettingsCmd,
 		newSyncCmd,
+		newTeamCmd,
 		newTestCmd,
 		newTrustCmd,
 		newValidateCmd,
@@ -182,27 +181,6 @@ func Main(args []string) int {
 // with no signal handling: ExecuteContext with context.Background().
 func Execute(s *IO, args []string) int { return ExecuteContext(context.Background(), s, args) }
 
-// servedVerbs are the verbs the resident engine runs for clients
-// (front.Served), by name.
-var servedVerbs = map[string]func(*IO) *cobra.Command{"run": newRunCmd, "policy": newPolicyCmd, "exec": newExecCmd}
-
-// executeServed runs a client's verb in the resident engine. The tree
-// holds that verb alone, without cobra's completion command: building the
-// whole tree was a third of a step's cost in the engine.
-func executeServed(ctx context.Context, s *IO, args []string) int {
-	var verbs []func(*IO) *cobra.Command
-	if len(args) > 0 && servedVerbs[args[0]] != nil {
-		verbs = append(verbs, servedVerbs[args[0]])
-	} else {
-		for _, name := range slices.Sorted(maps.Keys(servedVerbs)) {
-			verbs = append(verbs, servedVerbs[name])
-		}
-	}
-	root := newTree(s, verbs)
-	root.CompletionOptions.DisableDefaultCmd = true
-	return execute(ctx, s, root, args)
-}
-
 // ExecuteContext runs the command line with the given streams and
 // arguments; ctx is every verb's cmd.Context(), and its end asks the verb
 // to stop.
@@ -215,7 +193,12 @@ func ExecuteContext(ctx context.Context, s *IO, args []string) int {
 func execute(ctx context.Context, s *IO, root *cobra.Command, args []string) int {
 	args = asShell(args)
 	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
+	return exitCode(s, root.ExecuteContext(ctx))
+}
+
+// exitCode is a verb's error as an exit code, printed unless the verb
+// has said what was wrong already.
+func exitCode(s *IO, err error) int {
 	if err == nil {
 		return ExitOK
 	}

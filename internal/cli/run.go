@@ -46,13 +46,13 @@ With --from AGENT, run is one of that agent's own hooks (Claude Code, Gemini CLI
 Codex, GitHub Copilot, OpenCode, or the cross-agent hook contract): it reads the
 payload the agent sends its hooks, runs the Cursor steps the event means as one
 decision, and answers in the agent's format and exit-code convention. EVENT is
-needed only when the payload does not name its event. See docs/dialects.md.
+needed only when the payload does not name its event. See ` + docsURL + `dialects.md.
 
 Steps: ` + stepList(),
-		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution
-  agenthooks run stop --workspace ~/src/app < stop.json
-  agenthooks run --from claude < pre-tool-use.json`,
-		Args: o.stepOrEvent(stepArg("run", "agenthooks run beforeShellExecution", &o.step)),
+		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			return o.checkArgs(args, cmd.Flags().Changed("allow-means"))
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.from.agent != "" {
 				return o.runFrom(cmd.Context())
@@ -67,9 +67,6 @@ Steps: ` + stepList(),
 }
 
 func (o *runOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	payload, perr := readPayload(o.io.In)
 	o.warnMissingWorkspaces()
 	h := o.io.openHost(ctx)
@@ -237,16 +234,19 @@ func completeStep(_ *cobra.Command, args []string, _ string) ([]string, cobra.Sh
 
 // stepArg checks a verb's single STEP argument and stores it.
 func stepArg(verb, example string, step *event.Step) cobra.PositionalArgs {
-	return func(_ *cobra.Command, args []string) error {
-		if len(args) != 1 {
-			return usageErr("%s takes exactly one STEP, e.g. %s", verb, example)
-		}
-		*step = event.Step(args[0])
-		if !step.Known() {
-			return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
-		}
-		return nil
+	return func(_ *cobra.Command, args []string) error { return checkStep(verb, example, step, args) }
+}
+
+// checkStep is stepArg's check.
+func checkStep(verb, example string, step *event.Step, args []string) error {
+	if len(args) != 1 {
+		return usageErr("%s takes exactly one STEP, e.g. %s", verb, example)
 	}
+	*step = event.Step(args[0])
+	if !step.Known() {
+		return usageErr("unknown step %q%s", args[0], suggestStep(args[0]))
+	}
+	return nil
 }
 
 // readPayload reads a step's payload, bounded: beforeReadFile payloads

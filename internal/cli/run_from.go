@@ -39,35 +39,34 @@ func addFromFlags(cmd *cobra.Command, o *runOptions) {
 	f.BoolVar(&o.from.verbose, "verbose", false, "with --from, notes on stderr: events with no Cursor counterpart, files that could not be read, the env file")
 }
 
-// stepOrEvent checks run's positional argument: a Cursor STEP, or with
-// --from an optional agent event name.
-func (o *runOptions) stepOrEvent(step cobra.PositionalArgs) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if o.from.agent == "" {
-			if cmd.Flags().Changed("allow-means") {
-				return usageErr("--allow-means only applies with --from AGENT")
-			}
-			return step(cmd, args)
+// checkArgs checks run's positional argument: a Cursor STEP, or with
+// --from an optional agent event name. allowMeansSet says --allow-means
+// was given.
+func (o *runOptions) checkArgs(args []string, allowMeansSet bool) error {
+	if o.from.agent == "" {
+		if allowMeansSet {
+			return usageErr("--allow-means only applies with --from AGENT")
 		}
-		a, ok := agents.Lookup(o.from.agent)
-		if !ok {
-			return usageErr("unknown --from %q: use one of %s", o.from.agent, strings.Join(agents.Names(), ", "))
-		}
-		d := a.Dialect
-		if len(args) > 1 {
-			return usageErr("run --from %s takes at most one argument, the %s event (the payload usually names it)", d.Name, d.Title)
-		}
-		switch o.from.allowMeans {
-		case allowNoObjection, allowApprove:
-		default:
-			return usageErr("--allow-means %q: use %s or %s", o.from.allowMeans, allowNoObjection, allowApprove)
-		}
-		o.from.dialect = d
-		if len(args) == 1 {
-			o.from.event = args[0]
-		}
-		return nil
+		return checkStep("run", "agenthooks run beforeShellExecution", &o.step, args)
 	}
+	a, ok := agents.Lookup(o.from.agent)
+	if !ok {
+		return usageErr("unknown --from %q: use one of %s", o.from.agent, strings.Join(agents.Names(), ", "))
+	}
+	d := a.Dialect
+	if len(args) > 1 {
+		return usageErr("run --from %s takes at most one argument, the %s event (the payload usually names it)", d.Name, d.Title)
+	}
+	switch o.from.allowMeans {
+	case allowNoObjection, allowApprove:
+	default:
+		return usageErr("--allow-means %q: use %s or %s", o.from.allowMeans, allowNoObjection, allowApprove)
+	}
+	o.from.dialect = d
+	if len(args) == 1 {
+		o.from.event = args[0]
+	}
+	return nil
 }
 
 // runFrom is `run --from AGENT`: the agent's payload in, the Cursor steps
@@ -76,9 +75,6 @@ func (o *runOptions) stepOrEvent(step cobra.PositionalArgs) cobra.PositionalArgs
 // agent expects (see docs/faults.md), never with agenthooks' own exit
 // codes.
 func (o *runOptions) runFrom(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	d := o.from.dialect
 	payload, perr := readPayload(o.io.In)
 	h := o.io.openHost(ctx)

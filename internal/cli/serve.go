@@ -51,12 +51,9 @@ one server, or PostgreSQL, which any number of servers can share. Create the fir
 token with "agenthooks serve token create --admin --name NAME"; it works on the database
 directly, with or without a server running. Stop the server with Ctrl-C or SIGTERM: it
 finishes the requests in flight first.`,
-		Example: `  agenthooks serve
-  agenthooks serve --listen 0.0.0.0:8650 --tls-cert cert.pem --tls-key key.pem
-  AGENTHOOKS_TEAM_DATABASE=postgres://hooks@db.internal/hooks agenthooks serve --listen :8650
-  agenthooks serve token create --admin --name alice`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		Example: `  agenthooks serve`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "127.0.0.1:8650", "`ADDRESS` to listen on (host:port; :8650 for every interface)")

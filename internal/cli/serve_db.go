@@ -23,7 +23,7 @@ func (o *serveOptions) openStore(ctx context.Context) (store.Store, string, erro
 		url = os.Getenv(envTeamDatabase)
 	}
 	if url == "" {
-		dir := state.DefaultDir()
+		dir := state.DefaultDir(o.io.getenv)
 		if dir == "" {
 			return nil, "", errors.New("no home directory for the default database: give --database, or set AGENTHOOKS_STATE_DIR")
 		}

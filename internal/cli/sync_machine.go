@@ -8,7 +8,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/state"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // teamReporting is what a sync tells the team server about this machine
@@ -24,10 +24,10 @@ type teamReporting struct {
 // home. What cannot be found is left out, with a warning on warn: the
 // sync itself goes on.
 func openTeamReporting(ctx context.Context, home string, warn io.Writer) *teamReporting {
-	opts, _ := state.OptionsFromEnv()
+	opts, _ := state.OptionsFrom(os.Getenv)
 	dir := opts.Dir
 	if dir == "" {
-		dir = state.DefaultDir()
+		dir = state.DefaultDir(os.Getenv)
 	}
 	r := &teamReporting{}
 	if id, err := teamsync.LoadMachineID(dir); err != nil {

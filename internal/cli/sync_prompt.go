@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/internal/proc"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 )
 
 // confirm is the first-time acknowledgement (Cursor's "This team uses

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/agenthooks/agenthooks/config"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
-	"github.com/agenthooks/agenthooks/team/sync/faketeam"
+	"github.com/agenthooks/agenthooks/team/teamsync"
+	"github.com/agenthooks/agenthooks/team/teamsync/faketeam"
 )
 
 // TestSyncAsksOnTerminal: on a terminal the first sync shows the notice

@@ -9,8 +9,8 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/cli"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
-	"github.com/agenthooks/agenthooks/team/sync/faketeam"
+	"github.com/agenthooks/agenthooks/team/teamsync"
+	"github.com/agenthooks/agenthooks/team/teamsync/faketeam"
 )
 
 const syncToken = "member-token-42"

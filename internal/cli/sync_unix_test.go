@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/config"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
-	"github.com/agenthooks/agenthooks/team/sync/faketeam"
+	"github.com/agenthooks/agenthooks/team/teamsync"
+	"github.com/agenthooks/agenthooks/team/teamsync/faketeam"
 )
 
 // TestSyncWatchProcess: a real `agenthooks sync --watch` process logs a

@@ -25,21 +25,28 @@ type testOptions struct {
 	payload    string
 	workspaces []string
 	json       bool
+	// in writes the payload from --command, --file, --prompt, --tool.
+	in         testInput
+	payloadSet bool
 }
 
 func newTestCmd(s *IO) *cobra.Command {
 	o := &testOptions{io: s}
 	cmd := &cobra.Command{
-		Use:   "test STEP [--payload FILE]",
+		Use:   "test STEP [--command CMD | --file PATH | --prompt TEXT | --tool NAME --input JSON | --payload FILE] [--from AGENT]",
 		Short: "Dry-run one step and show, hook by hook, what happened and why",
 		Long: `Test runs the hooks of STEP for a payload exactly as run does, but remembers nothing
 (no session change, no log record), and shows every configured hook of the step:
 whether it matched and why, what it answered, how long it took, its stderr, and
-how the merge reached the decision. The payload comes from --payload FILE, or
-stdin when FILE is "-" or not given.`,
-		Example: `  agenthooks test beforeShellExecution --payload push.json
-  echo '{"command":"git push"}' | agenthooks test beforeShellExecution
-  agenthooks test stop --payload stop.json --json`,
+how the merge reached the decision.
+
+The action needs no JSON: --command 'rm -rf /' (a shell command), --file PATH (a
+file read, with its content), --prompt TEXT, --tool NAME --input JSON; the payload
+around it is written for STEP, with the current directory as cwd. --from AGENT
+(claude, codex, gemini) sends it as that agent's own hook payload instead, through
+the Cursor steps it means, and shows the answer the agent receives. Otherwise the
+payload comes from --payload FILE, or stdin when FILE is "-" or not given.`,
+		Example:           `  agenthooks test beforeShellExecution --command 'rm -rf /'`,
 		Args:              stepArg("test", "agenthooks test beforeShellExecution --payload p.json", &o.step),
 		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 		ValidArgsFunction: completeStep,
@@ -47,6 +54,14 @@ stdin when FILE is "-" or not given.`,
 	cmd.Flags().StringVarP(&o.payload, "payload", "p", "-", `payload file ("-" for stdin)`)
 	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the payload's workspace_roots, else the current directory")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the trace as JSON")
+	addTestInputFlags(cmd, &o.in)
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		o.payloadSet = cmd.Flags().Changed("payload")
+		if o.in.from != "" && o.json {
+			return usageErr("--from shows the agent's answer as text: leave out --json")
+		}
+		return o.in.check(o.step, o.payloadSet)
+	}
 	return cmd
 }
 
@@ -54,16 +69,7 @@ func (o *testOptions) run(ctx context.Context) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var in io.Reader = o.io.In
-	if o.payload != "-" {
-		f, err := os.Open(o.payload)
-		if err != nil {
-			return dataErr("payload: %v", err)
-		}
-		defer f.Close()
-		in = f
-	}
-	payload, err := readPayload(in)
+	payload, err := o.inputPayload()
 	if err != nil {
 		return err
 	}
@@ -76,7 +82,10 @@ func (o *testOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer closeEngine()
-	d, matches, err := eng.DryRun(ctx, o.step, json.RawMessage(payload))
+	if o.in.from != "" {
+		return o.runFrom(ctx, h, roots, eng, payload)
+	}
+	d, matches, err := h.DryRun(ctx, roots, o.step, payload, o.io.env)
 	if err != nil {
 		return dataErr("%v", err)
 	}
@@ -87,6 +96,20 @@ func (o *testOptions) run(ctx context.Context) error {
 	// The sandbox the workspace's commands would run in (docs/sandbox.md).
 	fmt.Fprint(o.io.Out, "\n"+sandbox.Describe(h.Sandbox(roots)))
 	return nil
+}
+
+// readPayload reads --payload FILE, or stdin.
+func (o *testOptions) readPayload() ([]byte, error) {
+	var in io.Reader = o.io.In
+	if o.payload != "-" {
+		f, err := os.Open(o.payload)
+		if err != nil {
+			return nil, dataErr("payload: %v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	return readPayload(in)
 }
 
 // outcomeOf finds the outcome of a hook that ran.
@@ -148,6 +171,9 @@ func writeTrace(w io.Writer, step event.Step, d *engine.Decision, matches []engi
 			continue
 		}
 		fmt.Fprintf(w, "   answered  %s\n", answerText(o))
+		if o.Result.Warning != "" {
+			fmt.Fprintf(w, "   warning   %s\n", o.Result.Warning)
+		}
 		fmt.Fprintf(w, "   took      %s, exit %d\n", o.Result.Duration.Round(time.Microsecond*100), o.Result.ExitCode)
 		if s := strings.TrimSpace(string(o.Result.Stderr)); s != "" {
 			fmt.Fprintf(w, "   stderr    %s\n", strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\n", "\n             "))
@@ -177,6 +203,7 @@ type traceHook struct {
 	Response   json.RawMessage `json:"response,omitempty"`
 	Failure    string          `json:"failure,omitempty"`
 	Detail     string          `json:"detail,omitempty"`
+	Warning    string          `json:"warning,omitempty"`
 	ExitCode   int             `json:"exit_code"`
 	DurationMS float64         `json:"duration_ms"`
 	Stderr     string          `json:"stderr,omitempty"`
@@ -188,6 +215,7 @@ func writeTraceJSON(w io.Writer, step event.Step, d *engine.Decision, matches []
 		t := traceHook{Source: m.Hook.Source.String(), ID: m.Hook.ID(), Command: m.Hook.Command, Prompt: m.Hook.Prompt, Matched: m.Matched, Match: matchReason(m)}
 		if o := outcomeOf(d, m); o != nil {
 			t.Ran, t.Said, t.Failure, t.Detail, t.ExitCode = true, o.Said, string(o.Result.Failure), o.Result.Detail, o.Result.ExitCode
+			t.Warning = o.Result.Warning
 			t.DurationMS = float64(o.Result.Duration.Microseconds()) / 1000
 			t.Stderr = strings.ToValidUTF8(string(o.Result.Stderr), "\uFFFD")
 			if o.Result.Response != nil {

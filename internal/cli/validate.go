@@ -9,9 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/agent/claude"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
-	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
@@ -33,18 +32,19 @@ and the sandbox.json beside each, or only the files given, and prints each probl
 field, what is wrong and how to fix it. It exits 1 when there is an error (or, with
 --strict, a warning), 0 otherwise.
 
-A command hook whose program is certainly missing (a script path with no
-executable file behind it, or a name on no folder of PATH), and prompt hooks with
-no model they could ask (a bad AGENTHOOKS_LLM_* setting, no API key for a public
-endpoint), are warnings: they fail at every run, which lets the step through
-unless the hook is failClosed.
+Mistakes that silently disarm a guard are errors: a step name or a key one or two
+edits (or a case) from a known one, a script path with no executable file behind
+it, a matcher that can never match the one value its step is tested against, a
+version other than 1, loop_limit on a step without follow-ups, a timeout over an
+hour. A program named on no folder of PATH, and prompt hooks with no model they
+could ask (a bad AGENTHOOKS_LLM_* setting, no API key for a public endpoint), are
+warnings: they fail at every run, which lets the step through unless the hook is
+failClosed.
 
 In a trusted workspace, a file pinned by agenthooks trust (a hooks file, or a script or
 policy its hooks run) that changed since is an error: it names the file, says what changed
 and gives the fix, agenthooks trust DIR.`,
-		Example: `  agenthooks validate
-  agenthooks validate .cursor/hooks.json ~/.cursor/hooks.json
-  agenthooks validate --strict --workspace ~/src/app`,
+		Example: `  agenthooks validate`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.files = args
 			return o.run()
@@ -72,9 +72,9 @@ func (o *validateOptions) run() error {
 				checked++
 				continue
 			}
-			if filepath.Base(dir) == ".claude" {
-				// A Claude Code settings file: its own format.
-				f := claude.Format.Parse(abs, data, claude.User, dir, dir)
+			if s, src, ok := settingsFileOf(abs); ok {
+				// Another agent's settings file: its own format.
+				f := s.Format.Parse(abs, data, src, dir, dir)
 				problems = append(problems, f.Problems...)
 				checked++
 				continue
@@ -101,8 +101,12 @@ func (o *validateOptions) run() error {
 		for _, f := range set.Files {
 			problems = append(problems, f.SchemaProblems()...)
 		}
-		problems = append(problems, missingPrograms(set.Hooks, o.io.env)...)
-		problems = append(problems, unsurePins(set.Hooks)...)
+		env := o.io.env
+		if env == nil {
+			env = os.Environ()
+		}
+		problems = append(problems, config.MissingPrograms(set.FileHooks(), env)...)
+		problems = append(problems, unsurePins(set.FileHooks())...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
@@ -123,38 +127,6 @@ func (o *validateOptions) run() error {
 		return silentExit(ExitProblems)
 	}
 	return nil
-}
-
-// missingPrograms warns of each command hook whose program is not there
-// (proc.MissingProgram): it fails at every run, which lets the step
-// through unless the hook is failClosed, which then blocks every step.
-// PATH is this process's, which may not be the agent's: a warning.
-func missingPrograms(hooks []*config.Hook, env []string) []config.Problem {
-	if env == nil {
-		env = os.Environ()
-	}
-	var out []config.Problem
-	for _, h := range hooks {
-		if h.Type != config.TypeCommand {
-			continue
-		}
-		name, missing := proc.MissingProgram(h.Command, h.Dir, env)
-		if !missing {
-			continue
-		}
-		effect := "lets the step through"
-		if h.FailClosed {
-			effect = "blocks the step (failClosed)"
-		}
-		what := fmt.Sprintf("%q is not an executable file (looked for from %s)", name, h.Dir)
-		if !strings.Contains(name, "/") {
-			what = fmt.Sprintf("%q is in no folder of this PATH", name)
-		}
-		out = append(out, config.Problem{File: h.File, Severity: config.Warning,
-			Message: fmt.Sprintf("%s[%d]: %s: the hook fails at every run, which %s", h.Step, h.Index, what, effect),
-			Fix:     "create the script and chmod +x it, or correct the command"})
-	}
-	return out
 }
 
 // unreachableModel warns, once, when prompt hooks are configured but no
@@ -186,4 +158,23 @@ func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config
 	return []config.Problem{{File: prompts[0].File, Severity: config.Warning,
 		Message: fmt.Sprintf("%d prompt hook(s) cannot reach a model (%s): each fails at every run, which lets its step through (%d of them failClosed, which block it instead)", len(prompts), msg, closed),
 		Fix:     fix}}
+}
+
+// settingsFileOf finds the agent whose settings file abs is (a project's
+// or the user's, under a folder up to three levels above it), through
+// the registry: validate reads it in that agent's format.
+func settingsFileOf(abs string) (*config.Settings, config.Source, bool) {
+	for _, a := range agents.All {
+		if a.Settings == nil {
+			continue
+		}
+		for _, f := range a.Settings.Files {
+			for r, i := filepath.Dir(abs), 0; i < 3; r, i = filepath.Dir(r), i+1 {
+				if filepath.Clean(f.Path(r)) == abs {
+					return a.Settings, f.Source, true
+				}
+			}
+		}
+	}
+	return nil, 0, false
 }

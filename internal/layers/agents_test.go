@@ -23,7 +23,7 @@ var core = []string{"config/...", "runner/...", "engine/...", "policy/...", "ses
 // own parts (its Dialect, export.Target, install.Agent) and so name none
 // either, though they may import the registry (host) or sit beside the
 // agent core; an entry without "/..." is that package alone.
-var generic = []string{"agent", "export", "internal/install", "host"}
+var generic = []string{"agent", "export", "install", "host"}
 
 // agentWord is an agent's name in any case.
 var agentWord = regexp.MustCompile(`(?i)claude|codex|gemini|copilot|opencode`)

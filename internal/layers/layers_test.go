@@ -24,8 +24,8 @@ const module = "github.com/agenthooks/agenthooks"
 // the block in docs/architecture.md (section Layers) read bottom-up;
 // TestDocMatches holds the two together.
 var layers = [][]string{
-	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable"},
-	{"internal/jsonplain", "internal/front", "internal/resident"},
+	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable", "internal/settings"},
+	{"internal/jsonplain", "internal/client"},
 	{"policy/shellscan", "policy/gitpush"},
 	{"event", "match", "audit", "llm", "hookshape"},
 	{"config", "trust", "sandbox"},
@@ -33,10 +33,11 @@ var layers = [][]string{
 	{"runner"},
 	{"engine"},
 	{"policy", "state", "team/..."},
-	{"agent", "export", "internal/install"},
+	{"agent", "export", "install"},
 	{"agent/..."},
 	{"agent/agents"},
 	{"host"},
+	{"internal/resident"},
 	{"internal/cli"},
 	{"cmd/agenthooks", "cmd/agenthooks-engine"},
 }
@@ -48,8 +49,8 @@ var leavesBeside = []string{"examples", "deploy"}
 // testOnly are test helpers and end-to-end tests: they may import anything,
 // and no library package may import them.
 var testOnly = []string{
-	"internal/needs", "internal/agenttest", "agent/agenttest", "internal/layers", "llm/llmtest",
-	"team/sync/faketeam", "team/internal/pgtest", "policy/internal/gittest", "e2e", "team/e2e",
+	"internal/needs", "internal/fakemodel", "agent/agenttest", "internal/layers", "llm/llmtest",
+	"team/teamsync/faketeam", "team/internal/pgtest", "policy/internal/gittest", "e2e", "team/e2e",
 }
 
 // kind says where a package (path relative to the module) stands.
@@ -212,22 +213,22 @@ func TestLayers(t *testing.T) {
 // each kind of breach, so TestLayers passing means something.
 func TestCheckFindsBreaches(t *testing.T) {
 	graph := map[string][]string{
-		"config":             {"event", "engine"},              // upward
-		"engine":             {"session", "runner"},            // fine
-		"team/sync":          {"config", "team/teamv1"},        // fine: same layer and below
-		"state":              {"team/sync/faketeam"},           // a test helper
-		"examples":           {"event"},                        // a leaf beside that is no leaf
-		"newpkg":             nil,                              // in no layer
-		"team/sync/faketeam": {"host", "internal/cli"},         // helpers may
-		"internal/proc":      {"internal/jsonscan"},            // same layer
-		"event":              {"internal/suggest", "examples"}, // leaves beside are below all
+		"config":                 {"event", "engine"},              // upward
+		"engine":                 {"session", "runner"},            // fine
+		"team/teamsync":          {"config", "team/teamv1"},        // fine: same layer and below
+		"state":                  {"team/teamsync/faketeam"},       // a test helper
+		"examples":               {"event"},                        // a leaf beside that is no leaf
+		"newpkg":                 nil,                              // in no layer
+		"team/teamsync/faketeam": {"host", "internal/cli"},         // helpers may
+		"internal/proc":          {"internal/jsonscan"},            // same layer
+		"event":                  {"internal/suggest", "examples"}, // leaves beside are below all
 	}
 	got := check(graph)
 	want := []string{
 		"config imports engine, which is in a higher layer (engine above config, trust, sandbox)",
 		"examples imports event: examples stands beside the layers and must import no package of the module",
 		"package newpkg is in no layer: add it to internal/layers and to docs/architecture.md (section Layers)",
-		"state imports team/sync/faketeam, a test helper: library code must not",
+		"state imports team/teamsync/faketeam, a test helper: library code must not",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("check found:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -20,9 +20,6 @@ func Run(ctx context.Context, s Spec) (res Result) {
 	defer func() { res.Duration = time.Since(began) }()
 	res.ExitCode = -1
 	s = s.withDefaults()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if ctx.Err() != nil {
 		res.Canceled = true
 		return res

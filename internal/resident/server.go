@@ -53,9 +53,9 @@ type Server struct {
 	// Idle is how long the engine waits for a request before it exits;
 	// zero means DefaultIdle.
 	Idle time.Duration
-	// Serves says whether a verb is one the engine runs; others are
+	// Serves says whether a request is one the engine runs; others are
 	// refused and the client runs them itself.
-	Serves func(args []string) bool
+	Serves func(req *wire.Request) bool
 	// Waiting, when set and it gives a reason, has the engine refuse
 	// every step with that reason: the engine is up, so clients find it
 	// and start no other, but it cannot run steps yet (its state store
@@ -230,7 +230,7 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		s.logf("a client of another binary (%s): making way", req.Build)
 		s.Stop()
 		return
-	case s.Serves == nil || !s.Serves(req.Args):
+	case s.Serves == nil || !s.Serves(&req):
 		_ = wire.WriteAck(c, wire.Ack{Refused: "not a verb the engine runs"})
 		return
 	}

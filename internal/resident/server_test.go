@@ -21,7 +21,7 @@ import (
 func TestEveryRequestAnswered(t *testing.T) {
 	sock := shortSocket(t)
 	s := &Server{Socket: sock, Build: "b", Idle: time.Minute,
-		Serves: func([]string) bool { return true },
+		Serves: func(*wire.Request) bool { return true },
 		Handle: func(context.Context, *wire.Request, []byte, io.Writer, io.Writer) int { return 0 },
 		Logf:   t.Logf}
 	ctx := serve(t, s)
@@ -103,7 +103,7 @@ func TestWaitingEngineRefusesSteps(t *testing.T) {
 	why.Store(&reason)
 	var ran atomic.Int64
 	s := &Server{Socket: shortSocket(t), Build: "b", Idle: time.Minute,
-		Serves:  func([]string) bool { return true },
+		Serves:  func(*wire.Request) bool { return true },
 		Waiting: func() string { return *why.Load() },
 		Handle: func(context.Context, *wire.Request, []byte, io.Writer, io.Writer) int {
 			ran.Add(1)
@@ -134,7 +134,7 @@ func TestSecondStartLeaves(t *testing.T) {
 	sock := shortSocket(t)
 	engine := func(name string) *Server {
 		return &Server{Socket: sock, Build: "b", Idle: time.Minute,
-			Serves: func([]string) bool { return true },
+			Serves: func(*wire.Request) bool { return true },
 			Handle: func(context.Context, *wire.Request, []byte, io.Writer, io.Writer) int { return 0 },
 			Logf:   func(f string, a ...any) { t.Logf(name+": "+f, a...) }}
 	}

@@ -27,7 +27,7 @@ func serveTemp(t *testing.T) (*Server, string) {
 	}
 	sock := filepath.Join(dir, "e.sock")
 	s := &Server{Socket: sock, Build: "b", Idle: time.Minute,
-		Serves: func([]string) bool { return true },
+		Serves: func(*wire.Request) bool { return true },
 		Handle: func(_ context.Context, _ *wire.Request, body []byte, out, _ io.Writer) int {
 			out.Write(body)
 			return 0

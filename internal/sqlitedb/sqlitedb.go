@@ -32,6 +32,11 @@ type Options struct {
 	JournalSizeLimit int64
 	// ForeignKeys makes SQLite enforce the schema's foreign keys.
 	ForeignKeys bool
+	// IncrementalVacuum makes a new database keep its free pages apart,
+	// so that PRAGMA incremental_vacuum can give them back to the file
+	// system; a database that already has tables keeps its mode (only a
+	// VACUUM changes it).
+	IncrementalVacuum bool
 }
 
 // Open opens the database file at path, creating it with mode 0600 if
@@ -99,6 +104,10 @@ func ping(ctx context.Context, db *sql.DB, busy time.Duration) error {
 func params(o Options) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", millis(o.BusyTimeout)))
+	if o.IncrementalVacuum {
+		// Before anything writes the new file's first page.
+		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
+	}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	if o.JournalSizeLimit > 0 {

@@ -33,6 +33,28 @@ func Closest(word string, candidates []string) (best string, ok bool) {
 	return best, bestDist >= 0
 }
 
+// Near returns the candidate within maxEdits edits of word, ignoring case,
+// '_' and '-' (so a case away is 0 edits), when word is not itself a
+// candidate: a name that close is a typo of it, not a name of its own.
+func Near(word string, candidates []string, maxEdits int) (string, bool) {
+	const maxWord = 64
+	if utf8.RuneCountInString(word) > maxWord {
+		return "", false
+	}
+	w := []rune(normalizeName(word))
+	best, bestDist := "", -1
+	for _, c := range candidates {
+		if c == word {
+			return "", false
+		}
+		d := editDistance(w, []rune(normalizeName(c)))
+		if d <= maxEdits && (bestDist < 0 || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	return best, bestDist >= 0
+}
+
 func normalizeName(s string) string {
 	return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(s))
 }

@@ -6,59 +6,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
-// settingsVars are the variables, besides AGENTHOOKS_*, that decide what
-// an engine loads and where it keeps its state: the home and config
-// folders, git's configuration (git aliases in policies) and the model
-// keys. Clients whose values differ are served by different engines.
-var settingsVars = []string{
-	"HOME", "USERPROFILE", "APPDATA", "LOCALAPPDATA",
-	"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR",
-	"OPENAI_API_KEY", "ANTHROPIC_API_KEY",
-}
-
-// clientOnly are AGENTHOOKS_* variables that do not change what an engine
-// does: the marker set inside hooks, and the client's own settings.
-var clientOnly = map[string]bool{
-	"AGENTHOOKS_HOOK":         true,
-	"AGENTHOOKS_ENGINE":       true,
-	"AGENTHOOKS_ENGINE_BIN":   true,
-	"AGENTHOOKS_ENGINE_IDLE":  true,
-	"AGENTHOOKS_ENGINE_DEBUG": true,
-	"AGENTHOOKS_FRONT":        true,
-}
-
 // Settings returns the entries of env that an engine's behaviour depends
-// on, sorted: every AGENTHOOKS_* variable but the client's own, the
-// variables in settingsVars, GIT_CONFIG*, and the variable that
-// AGENTHOOKS_LLM_API_KEY_ENV names.
-func Settings(env []string) []string {
-	keyEnv := ""
-	for _, kv := range env {
-		if k, v, ok := strings.Cut(kv, "="); ok && k == "AGENTHOOKS_LLM_API_KEY_ENV" {
-			keyEnv = strings.TrimSpace(v)
-		}
-	}
-	var out []string
-	for _, kv := range env {
-		k, _, ok := strings.Cut(kv, "=")
-		if !ok {
-			continue
-		}
-		switch {
-		case strings.HasPrefix(k, "AGENTHOOKS_") && !clientOnly[k],
-			strings.HasPrefix(k, "GIT_CONFIG"),
-			slices.Contains(settingsVars, k),
-			k == keyEnv && keyEnv != "":
-			out = append(out, kv)
-		}
-	}
-	slices.Sort(out)
-	return slices.Compact(out)
-}
+// on, sorted (settings.Separating): clients whose values differ are
+// served by different engines. Git's variables are not among them: a
+// policy reads them from each request's own environment.
+func Settings(env []string) []string { return settings.Separating(env) }
 
 // SocketName is the socket's file name for a client environment: one
 // engine per set of settings, named by a digest (no value shows in it).

@@ -33,7 +33,7 @@ import (
 // name, so a client never meets an engine that frames messages another
 // way; an engine that gets a request of another version refuses it and
 // makes way.
-const Protocol = 2
+const Protocol = 3
 
 // Limits on what a peer may send: a header is small; a body is bounded by
 // the largest payload a verb accepts.
@@ -54,6 +54,9 @@ type Request struct {
 	Control string `json:"control,omitempty"`
 	// Args are the verb and its arguments, as given to agenthooks.
 	Args []string `json:"args,omitempty"`
+	// Call is the verb as the engine runs it, read from Args by the
+	// client (ParseCall); nil for a control.
+	Call *Call `json:"-"`
 	// Dir is the client's working directory.
 	Dir string `json:"dir,omitempty"`
 	// Env is the client's environment: hooks inherit it.
@@ -156,6 +159,7 @@ func readFields(r io.Reader) ([]string, error) {
 func WriteRequest(w io.Writer, r *Request) error {
 	f := []string{strconv.Itoa(r.Protocol), r.Build, r.Control, r.Dir, r.StdinErr, strconv.Itoa(len(r.Args))}
 	f = append(f, r.Args...)
+	f = append(f, callFields(r.Call)...)
 	return writeFields(w, append(f, r.Env...)...)
 }
 
@@ -181,7 +185,11 @@ func ReadRequest(rd io.Reader, r *Request) error {
 		return errors.New("read request: bad argument count")
 	}
 	r.Args = f[6 : 6+n]
-	r.Env = f[6+n:]
+	c, rest, ok := readCall(f[6+n:])
+	if !ok {
+		return errors.New("read request: bad call")
+	}
+	r.Call, r.Env = c, rest
 	return nil
 }
 

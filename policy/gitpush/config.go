@@ -4,10 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
 // The aliases configured for a repository are read by git itself, `git
@@ -101,17 +104,17 @@ var aliasCache = struct {
 }{m: map[gitLocation]*aliasEntry{}}
 
 // configured returns what the configuration for a command run at loc
-// says (aliases, push mappings), read once and cached; ok is false when
-// it cannot be known.
-func configured(ctx context.Context, loc gitLocation) (*aliasEntry, bool) {
-	env := gitEnvKey()
+// with environ (nil: this process's) says (aliases, push mappings), read
+// once and cached; ok is false when it cannot be known.
+func configured(ctx context.Context, environ []string, loc gitLocation) (*aliasEntry, bool) {
+	env := gitEnvKey(environ)
 	aliasCache.Lock()
 	e := aliasCache.m[loc]
 	aliasCache.Unlock()
 	if e != nil && e.fresh(env) {
 		return e, true
 	}
-	e, err := readAliases(ctx, loc, env)
+	e, err := readAliases(ctx, environ, loc, env)
 	if err != nil {
 		return nil, false
 	}
@@ -136,10 +139,11 @@ func (e *aliasEntry) fresh(env string) bool {
 	return true
 }
 
-// gitEnvKey is the process's variables that select git's configuration.
-func gitEnvKey() string {
+// gitEnvKey is environ's variables that select git's configuration
+// (nil: this process's).
+func gitEnvKey(environ []string) string {
 	var vars []string
-	for _, kv := range os.Environ() {
+	for _, kv := range settings.Environ(environ) {
 		name, _, _ := strings.Cut(kv, "=")
 		if gitEnvVar(name) {
 			vars = append(vars, kv)
@@ -152,7 +156,7 @@ func gitEnvKey() string {
 // readAliases runs git for the configuration at loc and stamps the files
 // it depends on. The stamps of the files known in advance are taken
 // before git runs, so that a write racing with it shows as a change.
-func readAliases(ctx context.Context, loc gitLocation, env string) (*aliasEntry, error) {
+func readAliases(ctx context.Context, environ []string, loc gitLocation, env string) (*aliasEntry, error) {
 	readAt := time.Now()
 	e := &aliasEntry{env: env, readAt: readAt}
 	top, gitDir := findRepo(loc)
@@ -163,7 +167,8 @@ func readAliases(ctx context.Context, loc gitLocation, env string) (*aliasEntry,
 			e.files = append(e.files, stampOf(p))
 		}
 	}
-	for _, p := range standardConfigFiles() {
+	getenv := settings.Getenv(settings.Environ(environ))
+	for _, p := range standardConfigFiles(getenv) {
 		watch(p)
 	}
 	for d := loc.dir; loc.gitDir == ""; d = filepath.Dir(d) {
@@ -188,7 +193,7 @@ func readAliases(ctx context.Context, loc gitLocation, env string) (*aliasEntry,
 	if loc.gitDir != "" {
 		args = append(args, "--git-dir="+loc.gitDir)
 	}
-	out, err := runGit(ctx, append(args, "config", "--list", "--show-origin", "-z")...)
+	out, err := runGit(ctx, environ, append(args, "config", "--list", "--show-origin", "-z")...)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +221,7 @@ func readAliases(ctx context.Context, loc gitLocation, env string) (*aliasEntry,
 		case strings.HasPrefix(key, "remote.") && (strings.HasSuffix(key, ".push") || strings.HasSuffix(key, ".mirror")):
 			e.pushConfig = true
 		case key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
-			watch(includeTarget(value, file, isFile))
+			watch(includeTarget(value, file, isFile, gitHome(getenv)))
 		}
 	}
 	return e, nil
@@ -237,10 +242,9 @@ func configEntries(out []byte) func(yield func(string, string) bool) {
 
 // includeTarget resolves an include's path as git does: ~/ from the home
 // directory, a relative path from the including file's directory.
-func includeTarget(p, from string, fromFile bool) string {
+func includeTarget(p, from string, fromFile bool, home string) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		home, err := os.UserHomeDir()
-		if err != nil {
+		if home == "" {
 			return ""
 		}
 		return filepath.Join(home, rest)
@@ -256,26 +260,35 @@ func includeTarget(p, from string, fromFile bool) string {
 
 // standardConfigFiles are the system, global and XDG configuration files,
 // whether or not they exist: one created later changes the aliases.
-func standardConfigFiles() []string {
+func standardConfigFiles(getenv func(string) string) []string {
 	var files []string
-	if p := os.Getenv("GIT_CONFIG_SYSTEM"); p != "" {
+	if p := getenv(settings.GitConfigSystem); p != "" {
 		files = append(files, p)
 	} else {
 		files = append(files, "/etc/gitconfig")
 	}
-	if p := os.Getenv("GIT_CONFIG_GLOBAL"); p != "" {
+	if p := getenv(settings.GitConfigGlobal); p != "" {
 		return append(files, p)
 	}
-	home, err := os.UserHomeDir()
-	if err == nil {
+	home := gitHome(getenv)
+	if home != "" {
 		files = append(files, filepath.Join(home, ".gitconfig"))
 	}
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+	if x := getenv(settings.XDGConfigHome); x != "" {
 		files = append(files, filepath.Join(x, "git", "config"))
-	} else if err == nil {
+	} else if home != "" {
 		files = append(files, filepath.Join(home, ".config", "git", "config"))
 	}
 	return files
+}
+
+// gitHome is the home folder git reads ~ and ~/.gitconfig from, as
+// os.UserHomeDir finds it but in getenv's environment; "" when unset.
+func gitHome(getenv func(string) string) string {
+	if runtime.GOOS == "windows" {
+		return getenv("USERPROFILE")
+	}
+	return getenv("HOME")
 }
 
 // findRepo finds the repository a command at loc works in, as git's

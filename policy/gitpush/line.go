@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
@@ -262,13 +263,7 @@ func selectsConfig(key string) bool {
 // gitEnvVar reports variables that decide which git configuration or
 // programs apply: the home directory, PATH (an external git-<name>
 // comes before an alias), and git's own.
-func gitEnvVar(name string) bool {
-	switch name {
-	case "HOME", "XDG_CONFIG_HOME", "PATH", "USERPROFILE", "HOMEDRIVE", "HOMEPATH":
-		return true
-	}
-	return strings.HasPrefix(name, "GIT_")
-}
+func gitEnvVar(name string) bool { return settings.GitVar(name) }
 
 // fileWriters are programs that write the files named in their
 // arguments; a git configuration file may be one of them.

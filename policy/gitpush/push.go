@@ -83,6 +83,10 @@ type Scope struct {
 	// the configured aliases unknown. "" stands for a line holding only
 	// the command.
 	Line string
+	// Env is the environment the command runs in, whose git variables
+	// (HOME, PATH, GIT_CONFIG_GLOBAL, …) choose the configuration git
+	// is asked for; nil means this process's.
+	Env []string
 }
 
 // AnalyzeIn is Analyze following every alias git would:
@@ -99,22 +103,23 @@ func AnalyzeIn(ctx context.Context, c shellscan.Command, s Scope) Push {
 	if s.Line != "" {
 		li = ReadLine(s.Line)
 	}
-	p, _ := AnalyzeLine(func() context.Context { return ctx }, &c, s.Dir, li)
+	p, _ := AnalyzeLine(func() context.Context { return ctx }, s.Env, &c, s.Dir, li)
 	return p
 }
 
 // AnalyzeLine is AnalyzeIn for c, a command of li (ReadLine), that
-// starts in dir: the form to use when every command of one line is
+// starts in dir and runs with env (nil: this process's environment, whose
+// git variables choose the configuration git is asked for): the form to use when every command of one line is
 // read, since what the line does to git's configuration is computed once
 // for all of them. ctx gives the context that bounds the runs of git; it
 // is called only if git must run. cacheable is false when the answer
 // depends on more than the line (the configured aliases, programs on
 // disk), and so may change while the line does not.
-func AnalyzeLine(ctx func() context.Context, c *shellscan.Command, dir string, li *Line) (p Push, cacheable bool) {
+func AnalyzeLine(ctx func() context.Context, env []string, c *shellscan.Command, dir string, li *Line) (p Push, cacheable bool) {
 	if !gitProgram(progName(c.Name)) {
 		return Push{}, true
 	}
-	r := &gitResolver{ctx: ctx, li: li}
+	r := &gitResolver{ctx: ctx, env: env, li: li}
 	p = r.command(c, dir, 0)
 	return p, !r.consulted
 }

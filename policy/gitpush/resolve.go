@@ -27,6 +27,9 @@ var dynPush = Push{Push: true, Dynamic: true}
 type gitResolver struct {
 	// ctx bounds the runs of git; it is made only when git runs.
 	ctx func() context.Context
+	// env is the environment the command runs in (nil: this process's):
+	// git's variables in it choose the configuration and programs.
+	env []string
 	// li is the command's line: what it does to aliases is read from it
 	// only when an alias has to be looked up.
 	li *Line
@@ -45,7 +48,7 @@ func (r *gitResolver) configured(loc gitLocation) (*aliasEntry, bool) {
 	if e, ok := r.read[loc]; ok {
 		return e, e != nil
 	}
-	e, ok := configured(r.ctx(), loc)
+	e, ok := configured(r.ctx(), r.env, loc)
 	if r.read == nil {
 		r.read = map[gitLocation]*aliasEntry{}
 	}
@@ -187,7 +190,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		// Installed (as a builtin's dashed link, a script or a program
 		// in PATH), it runs before any alias of its name.
 		r.consulted = true
-		if exists, known := externalExists(r.ctx(), sub); known && exists {
+		if exists, known := externalExists(r.ctx(), r.env, sub); known && exists {
 			return Push{}
 		}
 	}
@@ -205,7 +208,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 	}
 	if !gitKnown[sub] {
 		r.consulted = true
-		exists, known := externalExists(r.ctx(), sub)
+		exists, known := externalExists(r.ctx(), r.env, sub)
 		if inv.execPathUnknown || !known || exists {
 			return dynPush // git would run a program we cannot see, not the alias
 		}

@@ -24,7 +24,7 @@ const chromiumEnv = "AGENTHOOKS_TEST_CHROMIUM"
 // findChromium returns the browser the dashboard tests drive. Its absence
 // fails the test rather than skipping it: a skipped browser test would
 // leave the dashboard untested without anyone noticing.
-func findChromium(t *testing.T) string {
+func findChromium(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv(chromiumEnv); p != "" {
 		return p
@@ -73,7 +73,7 @@ type browser struct {
 // the network it does not need (the machine may have none but loopback:
 // background services would only flood refused connections), and stops
 // it when the test ends.
-func startBrowser(t *testing.T) *browser {
+func startBrowser(t testing.TB) *browser {
 	t.Helper()
 	out := &lockedBuffer{}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
@@ -142,7 +142,7 @@ func startBrowser(t *testing.T) *browser {
 }
 
 // do runs steps, failing the test with what was being done.
-func (b *browser) do(t *testing.T, what string, steps ...chromedp.Action[chromedp.Void]) {
+func (b *browser) do(t testing.TB, what string, steps ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
 	if err := chromedp.Do(b.ctx, steps...); err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -151,7 +151,7 @@ func (b *browser) do(t *testing.T, what string, steps ...chromedp.Action[chromed
 
 // eval evaluates a JavaScript expression in the page. DevTools
 // evaluations are not subject to the page's Content-Security-Policy.
-func eval[T any](t *testing.T, b *browser, expr string) T {
+func eval[T any](t testing.TB, b *browser, expr string) T {
 	t.Helper()
 	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr))
 	if err != nil {
@@ -163,7 +163,7 @@ func eval[T any](t *testing.T, b *browser, expr string) T {
 // waitFor polls a JavaScript condition until it holds. chromedp's Poll
 // compiles its predicate with new Function, which the dashboard's policy
 // (no unsafe-eval) rightly forbids, so the polling is done from here.
-func (b *browser) waitFor(t *testing.T, what, cond string) {
+func (b *browser) waitFor(t testing.TB, what, cond string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {

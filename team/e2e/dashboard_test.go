@@ -17,9 +17,9 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/team"
 	"github.com/agenthooks/agenthooks/team/dashboard"
 	"github.com/agenthooks/agenthooks/team/store"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
 )
 
 // screenshotCopy is where the dashboard test leaves a screenshot for
@@ -151,7 +151,7 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 
 	// A member machine syncs it, and its engine runs it as the team's.
-	m := newMember(t, srv, memberToken, teamsync.Linux)
+	m := newMember(t, srv, memberToken, team.Linux)
 	if res := m.sync(t); res.Hooks != 1 || res.Revision != 1 {
 		t.Fatalf("sync: %+v", res)
 	}

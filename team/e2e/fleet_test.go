@@ -24,9 +24,10 @@ import (
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/state"
+	"github.com/agenthooks/agenthooks/team"
 	"github.com/agenthooks/agenthooks/team/dashboard"
 	"github.com/agenthooks/agenthooks/team/store"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 	"github.com/agenthooks/agenthooks/team/teamv1"
 )
 
@@ -83,15 +84,15 @@ const githubToken = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
 func TestFleetAndAuditInChromium(t *testing.T) {
 	ctx := context.Background()
 	srv := startServer(t, "sqlite:"+filepath.Join(t.TempDir(), "team.db"), dashboard.Handler())
-	team, err := srv.store.CreateTeam(ctx, "platform")
+	created, err := srv.store.CreateTeam(ctx, "platform")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, memberToken, err := srv.store.CreateToken(ctx, "laptops", store.RoleMember, team.ID)
+	_, memberToken, err := srv.store.CreateToken(ctx, "laptops", store.RoleMember, created.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := srv.store.CreateHook(ctx, adminName, team.ID, store.Hook{Step: "beforeShellExecution", ScriptName: "deny-push.sh",
+	if _, _, err := srv.store.CreateHook(ctx, adminName, created.ID, store.Hook{Step: "beforeShellExecution", ScriptName: "deny-push.sh",
 		Active: true, Matcher: "^git push", ScriptContent: denyScript("pushes go through review")}); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 	if again, err := teamsync.LoadMachineID(stateDir); err != nil || again != id {
 		t.Fatalf("the machine id changed: %q, then %q (%v)", id, again, err)
 	}
-	client, err := teamsync.New(teamsync.Options{Server: net.URL, Token: memberToken, Home: home, OS: teamsync.Linux, Timeout: 10 * time.Second,
+	client, err := teamsync.New(teamsync.Options{Server: net.URL, Token: memberToken, Home: home, OS: team.Linux, Timeout: 10 * time.Second,
 		Machine: teamsync.Machine{ID: id, Hostname: "laptop-7", Version: "v1.2.3-test", Agents: []string{"claude", "codex"}}, Log: log})
 	if err != nil {
 		t.Fatal(err)
@@ -132,8 +133,8 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := eng.Run(engine.WithAgent(ctx, agent), event.BeforeShellExecution,
-			&event.BeforeShellExecutionInput{Command: "git push https://bot:" + githubToken + "@example.com/app.git main", Cwd: home})
+		d, err := eng.Run(ctx, event.BeforeShellExecution,
+			&event.BeforeShellExecutionInput{Command: "git push https://bot:" + githubToken + "@example.com/app.git main", Cwd: home}, engine.CallerAgent(agent))
 		if err != nil || d.Permission != event.Deny {
 			t.Fatalf("the team hook did not deny the push: %v, %v", d.Permission, err)
 		}
@@ -178,7 +179,7 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 		chromedp.Click(chromedp.ID("save-audit")),
 	)
 	b.waitFor(t, "the audit saved", `document.getElementById("status").textContent.startsWith("Audit on")`)
-	if tm, err := srv.store.Team(ctx, team.ID); err != nil || !tm.Audit || tm.AuditRetentionDays != 30 {
+	if tm, err := srv.store.Team(ctx, created.ID); err != nil || !tm.Audit || tm.AuditRetentionDays != 30 {
 		t.Fatalf("the team after turning the audit on: %+v, %v", tm, err)
 	}
 	// The machine learns of it; the earlier denial is not sent.
@@ -190,7 +191,7 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 		t.Fatalf("the sync after a denial sent %d decisions, want 1 (warnings %v)", res.Uploaded, res.Warnings)
 	}
 	// Uploading leaves the machine at the revision it holds.
-	ms, err := srv.adminClient().ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: team.ID}))
+	ms, err := srv.adminClient().ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: created.ID}))
 	if err != nil || len(ms.Msg.Machines) != 1 || ms.Msg.Machines[0].Machine.InstalledRevision != 1 || ms.Msg.Machines[0].Stale {
 		t.Fatalf("the fleet after an upload: %v, %v", ms, err)
 	}
@@ -211,7 +212,7 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 	if page := eval[string](t, b, `document.body.innerText`); strings.Contains(page, githubToken) || !strings.Contains(d[6], "[REDACTED:") {
 		t.Errorf("the secret was not redacted before it left the machine: %q", d[6])
 	}
-	stored, err := srv.store.Decisions(ctx, store.DecisionFilter{TeamID: team.ID})
+	stored, err := srv.store.Decisions(ctx, store.DecisionFilter{TeamID: created.ID})
 	if err != nil || len(stored) != 1 || strings.Contains(stored[0].What, githubToken) {
 		t.Fatalf("stored decisions %+v, %v", stored, err)
 	}
@@ -232,15 +233,15 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 
 	// A change the machine has not synced makes it stale.
 	adm := srv.adminClient()
-	if _, err := adm.CreateHook(ctx, connect.NewRequest(&teamv1.CreateHookRequest{TeamId: team.ID, Hook: &teamv1.TeamHook{
+	if _, err := adm.CreateHook(ctx, connect.NewRequest(&teamv1.CreateHookRequest{TeamId: created.ID, Hook: &teamv1.TeamHook{
 		HookStep: "stop", ScriptName: "audit.sh", IsActive: true, ScriptContent: "#!/bin/sh\ncat >/dev/null\necho '{}'\n"}})); err != nil {
 		t.Fatal(err)
 	}
-	b.do(t, "pick the team again", chromedp.SetValue(chromedp.ID("team"), fmt.Sprint(team.ID)))
+	b.do(t, "pick the team again", chromedp.SetValue(chromedp.ID("team"), fmt.Sprint(created.ID)))
 	eval[chromedp.Void](t, b, `document.getElementById("team").dispatchEvent(new Event("change"))`)
 	b.waitFor(t, "the machine stale", fmt.Sprintf(`document.querySelector(%q)?.classList.contains("stale") && document.querySelector(%q).cells[5].textContent === "1"`, row, row))
 	sync()
-	b.do(t, "pick the team again", chromedp.SetValue(chromedp.ID("team"), fmt.Sprint(team.ID)))
+	b.do(t, "pick the team again", chromedp.SetValue(chromedp.ID("team"), fmt.Sprint(created.ID)))
 	eval[chromedp.Void](t, b, `document.getElementById("team").dispatchEvent(new Event("change"))`)
 	b.waitFor(t, "the machine current", fmt.Sprintf(`!document.querySelector(%q)?.classList.contains("stale") && document.querySelector(%q).cells[4].textContent === "2"`, row, row))
 
@@ -254,7 +255,7 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 	if res := sync(); !res.Changed || res.Revision != 3 {
 		t.Fatalf("sync after the sandbox: %+v", res)
 	}
-	if data, err := os.ReadFile(filepath.Join(config.TeamHooksDir(home, fmt.Sprint(team.ID)), "sandbox.json")); err != nil || string(data) != `{"networkPolicy":{"default":"deny"}}` {
+	if data, err := os.ReadFile(filepath.Join(config.TeamHooksDir(home, fmt.Sprint(created.ID)), "sandbox.json")); err != nil || string(data) != `{"networkPolicy":{"default":"deny"}}` {
 		t.Fatalf("the machine's team sandbox.json: %q, %v", data, err)
 	}
 

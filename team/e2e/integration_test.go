@@ -15,7 +15,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team"
 	teamv1 "github.com/agenthooks/agenthooks/team/teamv1"
 )
 
@@ -58,11 +58,11 @@ func testTeamHooksFromAPIToEngine(t *testing.T, b backend) {
 	srv := startServer(t, b.url(t), nil)
 	adm := srv.adminClient()
 
-	team, err := adm.CreateTeam(ctx, connect.NewRequest(&teamv1.CreateTeamRequest{Name: "platform"}))
+	created, err := adm.CreateTeam(ctx, connect.NewRequest(&teamv1.CreateTeamRequest{Name: "platform"}))
 	if err != nil {
 		t.Fatalf("CreateTeam: %v", err)
 	}
-	teamID := team.Msg.Team.Id
+	teamID := created.Msg.Team.Id
 	tok, err := adm.CreateToken(ctx, connect.NewRequest(&teamv1.CreateTokenRequest{Name: "laptops", Role: "member", TeamId: teamID}))
 	if err != nil {
 		t.Fatalf("CreateToken: %v", err)
@@ -85,7 +85,7 @@ func testTeamHooksFromAPIToEngine(t *testing.T, b backend) {
 	})
 
 	// A Linux machine gets the Linux hook only.
-	linux := newMember(t, srv, tok.Msg.Secret, teamsync.Linux)
+	linux := newMember(t, srv, tok.Msg.Secret, team.Linux)
 	res := linux.sync(t)
 	if res.TeamID != teamID || res.Revision != 2 || res.Hooks != 1 || !res.Changed {
 		t.Fatalf("Linux sync: %+v", res)
@@ -95,7 +95,7 @@ func testTeamHooksFromAPIToEngine(t *testing.T, b backend) {
 		t.Fatalf("Linux hooks folder holds %v", got)
 	}
 	// A Windows machine gets the PowerShell one, run the way Windows can.
-	windows := newMember(t, srv, tok.Msg.Secret, teamsync.Windows)
+	windows := newMember(t, srv, tok.Msg.Secret, team.Windows)
 	if res := windows.sync(t); res.Hooks != 1 {
 		t.Fatalf("Windows sync: %+v", res)
 	}

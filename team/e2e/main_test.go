@@ -20,7 +20,7 @@ import (
 	"github.com/agenthooks/agenthooks/team/internal/pgtest"
 	"github.com/agenthooks/agenthooks/team/server"
 	"github.com/agenthooks/agenthooks/team/store"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 	"github.com/agenthooks/agenthooks/team/teamv1/teamv1connect"
 )
 
@@ -54,7 +54,7 @@ type teamServer struct {
 // startServer opens the database at url, makes the admin token on it
 // directly (as `agenthooks serve token create --admin` does) and serves
 // it, with root as the dashboard, until the test ends.
-func startServer(t *testing.T, url string, root http.Handler) *teamServer {
+func startServer(t testing.TB, url string, root http.Handler) *teamServer {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, url, store.Options{})

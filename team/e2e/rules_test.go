@@ -12,8 +12,9 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/agenthooks/agenthooks/team"
 	"github.com/agenthooks/agenthooks/team/store"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 	"github.com/agenthooks/agenthooks/team/teamv1"
 )
 
@@ -41,14 +42,14 @@ type ruleCase struct {
 }
 
 var refusedCases = []ruleCase{
-	{name: "Guard.sh", taken: "guard.sh", memberOS: teamsync.Linux},
-	{name: "timeout-huge.sh", timeout: 1e10, memberOS: teamsync.Linux},
-	{name: "timeout-tiny.sh", timeout: 1e-10, memberOS: teamsync.Linux},
-	{name: "aux.ps1", systems: []string{teamsync.Windows}, memberOS: teamsync.Windows},
-	{name: "CON", memberOS: teamsync.Windows},
-	{name: "nul.txt", memberOS: teamsync.Windows},
-	{name: "COM1.ps1", systems: []string{teamsync.Windows, teamsync.Linux}, memberOS: teamsync.Windows},
-	{name: "LPT9.bat", memberOS: teamsync.Windows},
+	{name: "Guard.sh", taken: "guard.sh", memberOS: team.Linux},
+	{name: "timeout-huge.sh", timeout: 1e10, memberOS: team.Linux},
+	{name: "timeout-tiny.sh", timeout: 1e-10, memberOS: team.Linux},
+	{name: "aux.ps1", systems: []string{team.Windows}, memberOS: team.Windows},
+	{name: "CON", memberOS: team.Windows},
+	{name: "nul.txt", memberOS: team.Windows},
+	{name: "COM1.ps1", systems: []string{team.Windows, team.Linux}, memberOS: team.Windows},
+	{name: "LPT9.bat", memberOS: team.Windows},
 }
 
 func testServerRefusesWhatMembersRefuse(t *testing.T, b backend) {
@@ -58,15 +59,15 @@ func testServerRefusesWhatMembersRefuse(t *testing.T, b backend) {
 	adm := srv.adminClient()
 	newTeam := func(name string) (int64, string) {
 		t.Helper()
-		team, err := adm.CreateTeam(ctx, connect.NewRequest(&teamv1.CreateTeamRequest{Name: name}))
+		created, err := adm.CreateTeam(ctx, connect.NewRequest(&teamv1.CreateTeamRequest{Name: name}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		tok, err := adm.CreateToken(ctx, connect.NewRequest(&teamv1.CreateTokenRequest{Name: name + "-member", Role: "member", TeamId: team.Msg.Team.Id}))
+		tok, err := adm.CreateToken(ctx, connect.NewRequest(&teamv1.CreateTokenRequest{Name: name + "-member", Role: "member", TeamId: created.Msg.Team.Id}))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return team.Msg.Team.Id, tok.Msg.Secret
+		return created.Msg.Team.Id, tok.Msg.Secret
 	}
 	hook := func(name string, systems []string, timeout float64) *teamv1.TeamHook {
 		return &teamv1.TeamHook{HookStep: "beforeShellExecution", ScriptName: name, OperatingSystems: systems,
@@ -99,7 +100,7 @@ func testServerRefusesWhatMembersRefuse(t *testing.T, b backend) {
 		row := mustCreate(oldTeam, hook(fmt.Sprintf("valid-%d.sh", i), c.systems, 5))
 		plant(t, dbURL, row.Id, c.name, c.timeout)
 		planted = append(planted, row.Id)
-		label := teamsync.HookLabel(row.Id, c.name, row.HookStep)
+		label := team.HookLabel(row.Id, c.name, row.HookStep)
 
 		// The member refuses the set; its words are the reference.
 		m := newMember(t, srv, token, c.memberOS)
@@ -135,8 +136,8 @@ func testServerRefusesWhatMembersRefuse(t *testing.T, b backend) {
 		newT, _ := newTeam(fmt.Sprintf("new-%d", i))
 		if c.taken != "" {
 			takenNew := mustCreate(newT, hook(c.taken, c.systems, 0))
-			said = strings.ReplaceAll(said, teamsync.HookLabel(takenOld.Id, c.taken, takenOld.HookStep),
-				teamsync.HookLabel(takenNew.Id, c.taken, takenNew.HookStep))
+			said = strings.ReplaceAll(said, team.HookLabel(takenOld.Id, c.taken, takenOld.HookStep),
+				team.HookLabel(takenNew.Id, c.taken, takenNew.HookStep))
 		}
 		_, err = create(newT, hook(c.name, c.systems, c.timeout))
 		var ce *connect.Error
@@ -177,9 +178,9 @@ func testServerRefusesWhatMembersRefuse(t *testing.T, b backend) {
 	}
 
 	// Names Windows refuses are fine for hooks that never reach Windows.
-	team, _ := newTeam("unix")
-	for _, h := range []*teamv1.TeamHook{hook("aux.ps1", []string{teamsync.Linux}, 0), hook("CON", []string{teamsync.Linux, teamsync.Macintosh}, 30)} {
-		mustCreate(team, h)
+	created, _ := newTeam("unix")
+	for _, h := range []*teamv1.TeamHook{hook("aux.ps1", []string{team.Linux}, 0), hook("CON", []string{team.Linux, team.Macintosh}, 30)} {
+		mustCreate(created, h)
 	}
 }
 

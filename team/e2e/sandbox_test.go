@@ -13,7 +13,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/sandbox"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team"
 	"github.com/agenthooks/agenthooks/team/teamv1"
 )
 
@@ -28,11 +28,11 @@ func TestTeamSandboxFromAPIToMember(t *testing.T) {
 			ctx := context.Background()
 			srv := startServer(t, b.url(t), nil)
 			adm := srv.adminClient()
-			team, err := adm.CreateTeam(ctx, connect.NewRequest(&teamv1.CreateTeamRequest{Name: "platform"}))
+			created, err := adm.CreateTeam(ctx, connect.NewRequest(&teamv1.CreateTeamRequest{Name: "platform"}))
 			if err != nil {
 				t.Fatal(err)
 			}
-			id := team.Msg.Team.Id
+			id := created.Msg.Team.Id
 			tok, err := adm.CreateToken(ctx, connect.NewRequest(&teamv1.CreateTokenRequest{Name: "laptops", Role: "member", TeamId: id}))
 			if err != nil {
 				t.Fatal(err)
@@ -47,7 +47,7 @@ func TestTeamSandboxFromAPIToMember(t *testing.T) {
 				t.Fatalf("SetTeamSandbox: %v, %v", res, err)
 			}
 
-			m := newMember(t, srv, tok.Msg.Secret, teamsync.Linux)
+			m := newMember(t, srv, tok.Msg.Secret, team.Linux)
 			if r := m.sync(t); !r.Changed || r.Revision != 1 {
 				t.Fatalf("sync: %+v", r)
 			}

@@ -65,6 +65,9 @@ func (a *admin) SetTeamAudit(ctx context.Context, req *connect.Request[teamv1.Se
 	if err != nil {
 		return nil, a.fail(req, err)
 	}
+	// A shorter retention hides the older decisions at once; the
+	// pruner deletes them now, in the background.
+	a.s.pruner.nudge()
 	return connect.NewResponse(&teamv1.SetTeamAuditResponse{Team: teamToProto(t)}), nil
 }
 
@@ -77,31 +80,6 @@ func (a *admin) SetTeamSandbox(ctx context.Context, req *connect.Request[teamv1.
 		return nil, a.fail(req, err)
 	}
 	return connect.NewResponse(&teamv1.SetTeamSandboxResponse{Team: teamToProto(t), Revision: rev}), nil
-}
-
-// ListMachines writes this replica's pending reports first, so that a
-// machine that just synced through it is listed.
-func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {
-	if req.Msg.GetTeamId() == 0 {
-		return nil, invalid("team_id", "is not set", "give the id of the team (ListTeams shows them)")
-	}
-	t, err := a.s.cfg.Store.Team(ctx, req.Msg.GetTeamId())
-	if err != nil {
-		return nil, a.fail(req, err)
-	}
-	if err := a.s.fleet.flush(ctx); err != nil {
-		return nil, a.fail(req, err)
-	}
-	ms, err := a.s.cfg.Store.Machines(ctx, t.ID)
-	if err != nil {
-		return nil, a.fail(req, err)
-	}
-	now := time.Now()
-	resp := &teamv1.ListMachinesResponse{Revision: t.Revision, Machines: make([]*teamv1.MachineStatus, len(ms))}
-	for i, m := range ms {
-		resp.Machines[i] = machineStatus(m, t.Revision, now)
-	}
-	return connect.NewResponse(resp), nil
 }
 
 func (a *admin) ListDecisions(ctx context.Context, req *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error) {

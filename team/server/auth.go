@@ -22,8 +22,11 @@ func caller(ctx context.Context) store.Token {
 // authenticate admits a call carrying "Authorization: Bearer SECRET"
 // of a live token with the role the service needs: a missing, unknown
 // or revoked token is Unauthenticated, a token of the other role is
-// PermissionDenied. Every call is checked against the store, so a
-// revoked token stops working at once, on every replica.
+// PermissionDenied. Every call is checked against the store. A member's
+// poll may be answered from the store's memo (emptied on every change,
+// through the watcher on other replicas); an administrator's call always
+// reads the database, so an admin token revoked through one replica is
+// refused by every other at once.
 func (s *Server) authenticate(need store.Role) connect.UnaryInterceptorFunc {
 	return func(next connect.UnaryFunc) connect.UnaryFunc {
 		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
@@ -31,7 +34,11 @@ func (s *Server) authenticate(need store.Role) connect.UnaryInterceptorFunc {
 			if !ok {
 				return nil, unauthenticated(`no bearer token: send the header "Authorization: Bearer ah_…" with a token from "agenthooks serve token create" or AdminService.CreateToken`)
 			}
-			tok, err := s.cfg.Store.Authenticate(ctx, secret)
+			authenticate := s.cfg.Store.Authenticate
+			if need == store.RoleAdmin {
+				authenticate = s.cfg.Store.AuthenticateNow
+			}
+			tok, err := authenticate(ctx, secret)
 			if errors.Is(err, store.ErrNotFound) {
 				return nil, unauthenticated("the bearer token is not valid (mistyped, or revoked): ask an administrator for a new one")
 			}

@@ -29,6 +29,8 @@ func toConnect(log *slog.Logger, procedure string, err error) error {
 		return connect.NewError(connect.CodeInvalidArgument, err)
 	case errors.Is(err, store.ErrNotFound):
 		return connect.NewError(connect.CodeNotFound, err)
+	case errors.Is(err, store.ErrStale):
+		return connect.NewError(connect.CodeAborted, fmt.Errorf("%w: read the team's hooks again and retry", err))
 	case errors.Is(err, store.ErrConflict):
 		return connect.NewError(connect.CodeAlreadyExists, err)
 	case errors.Is(err, store.ErrAuditOff):

@@ -29,8 +29,11 @@ const (
 // fleet keeps the machines' latest reports in memory and writes them in
 // batches.
 type fleet struct {
-	st      store.Store
-	log     *slog.Logger
+	st  store.Store
+	log *slog.Logger
+	// writing admits one flush of this process at a time: the ticker's
+	// and ListMachines' would otherwise write the same rows at once.
+	writing sync.Mutex
 	mu      sync.Mutex
 	pending map[fleetKey]store.MachineReport
 	dropped int
@@ -60,6 +63,8 @@ func (f *fleet) note(m store.MachineReport) {
 // flush writes the reports held so far. Reports a failed write could not
 // store are kept for the next one, unless a newer one came meanwhile.
 func (f *fleet) flush(ctx context.Context) error {
+	f.writing.Lock()
+	defer f.writing.Unlock()
 	f.mu.Lock()
 	batch, dropped := f.pending, f.dropped
 	f.pending, f.dropped = map[fleetKey]store.MachineReport{}, 0
@@ -74,7 +79,9 @@ func (f *fleet) flush(ctx context.Context) error {
 	for _, m := range batch {
 		reports = append(reports, m)
 	}
+	start := time.Now()
 	err := f.st.RecordMachines(ctx, reports)
+	f.log.Debug("machines' reports written", "machines", len(reports), "ms", time.Since(start).Milliseconds(), "err", err)
 	if err != nil {
 		f.mu.Lock()
 		for k, m := range batch {

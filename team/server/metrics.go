@@ -137,7 +137,9 @@ func (s *Server) observe() connect.UnaryInterceptorFunc {
 			proc := req.Spec().Procedure
 			s.metrics.observe(proc, code, d)
 			level := slog.LevelInfo
-			if proc == teamv1connect.TeamHooksServiceGetTeamHooksProcedure && err == nil {
+			// The members' calls succeed too often to log each (an
+			// upload a second per hundred machines): a failure is logged.
+			if (proc == teamv1connect.TeamHooksServiceGetTeamHooksProcedure || proc == teamv1connect.TeamHooksServiceUploadDecisionsProcedure) && err == nil {
 				level = slog.LevelDebug
 			}
 			if s.log.Enabled(ctx, level) { // the fleet's polls: no arguments built for nothing

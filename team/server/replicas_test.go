@@ -95,3 +95,42 @@ func TestRevocationAcrossReplicas(t *testing.T) {
 		})
 	}
 }
+
+// TestAdminRevocationAcrossReplicasAtOnce: an admin token used through
+// replica B (so B's memo could hold it) and revoked through replica A is
+// refused by B on the very next call, with no wait for the watcher.
+func TestAdminRevocationAcrossReplicasAtOnce(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			url := b.url(t)
+			same := backend{b.name, func(testing.TB) string { return url }}
+			a := start(t, same, nil)
+			st := openStore(t, same, store.Options{})
+			srvB, err := New(Config{Store: st})
+			if err != nil {
+				t.Fatal(err)
+			}
+			baseB, _ := serve(t, srvB)
+			replicaB := &env{base: baseB, store: st, team: a.team}
+			ctx := context.Background()
+			for _, p := range protocols {
+				adm := a.adminClient(a.admin, p)
+				made, err := adm.CreateToken(ctx, connect.NewRequest(&teamv1.CreateTokenRequest{Name: "lead-" + p.name, Role: "admin"}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				lead := replicaB.adminClient(made.Msg.Secret, p)
+				for range 5 {
+					if _, err := lead.ListTeams(ctx, connect.NewRequest(&teamv1.ListTeamsRequest{})); err != nil {
+						t.Fatalf("%s: the new admin token through B: %v", p.name, err)
+					}
+				}
+				if _, err := adm.RevokeToken(ctx, connect.NewRequest(&teamv1.RevokeTokenRequest{Id: made.Msg.Token.Id})); err != nil {
+					t.Fatal(err)
+				}
+				_, err = lead.ListTeams(ctx, connect.NewRequest(&teamv1.ListTeamsRequest{}))
+				wantCode(t, p.name+": the revoked admin token through B, at once", err, connect.CodeUnauthenticated)
+			}
+		})
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"time"
 )
 
 // Serve answers on ln until ctx ends, then shuts down gracefully: it
@@ -28,8 +27,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           s.handler,
 		Protocols:         &protocols,
 		TLSConfig:         s.tls,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: headerTimeout,
+		ReadTimeout:       s.cfg.ReadTimeout,
+		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
@@ -41,6 +41,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}()
 	// The fleet's last reports are written after the last request.
 	defer func() { stopFleet(); <-fleetDone }()
+	pctx, stopPruner := context.WithCancel(ctx)
+	prunerDone := make(chan struct{})
+	go func() {
+		defer close(prunerDone)
+		s.pruner.run(pctx)
+	}()
+	defer func() { stopPruner(); <-prunerDone }()
 	errc := make(chan error, 1)
 	go func() {
 		if s.tls != nil {

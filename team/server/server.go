@@ -44,10 +44,24 @@ type Config struct {
 	Logger *slog.Logger
 	// TLSCertFile and TLSKeyFile, both set, make Serve speak HTTPS.
 	TLSCertFile, TLSKeyFile string
+	// ReadTimeout bounds the reading of a whole request, headers and
+	// body, so that a client trickling its body (with or without a
+	// token: the body is read before the token is checked) is cut off;
+	// 0 means DefaultReadTimeout.
+	ReadTimeout time.Duration
 	// ShutdownTimeout is how long Serve waits for requests in flight
 	// once its context ends; 0 means 30 seconds.
 	ShutdownTimeout time.Duration
 }
+
+// Bounds of every connection. A request's headers must arrive within
+// headerTimeout and the whole request within Config.ReadTimeout; a
+// connection with no request in flight is closed after idleTimeout.
+const (
+	DefaultReadTimeout = 20 * time.Second
+	headerTimeout      = 10 * time.Second
+	idleTimeout        = time.Minute
+)
 
 // Server is a configured team hooks server.
 type Server struct {
@@ -56,6 +70,7 @@ type Server struct {
 	tls     *tls.Config // nil: plain text
 	metrics *metrics
 	fleet   *fleet
+	pruner  *pruner
 	handler http.Handler
 }
 
@@ -72,6 +87,9 @@ func New(c Config) (*Server, error) {
 	if c.MaxRequestBytes <= 0 {
 		c.MaxRequestBytes = 2*int64(c.MaxScriptBytes) + 64<<10
 	}
+	if c.ReadTimeout <= 0 {
+		c.ReadTimeout = DefaultReadTimeout
+	}
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = 30 * time.Second
 	}
@@ -80,6 +98,7 @@ func New(c Config) (*Server, error) {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s.fleet = newFleet(c.Store, s.log)
+	s.pruner = newPruner(c.Store, s.log)
 	switch {
 	case c.TLSCertFile != "" && c.TLSKeyFile != "":
 		pair, err := tls.LoadX509KeyPair(c.TLSCertFile, c.TLSKeyFile)
@@ -103,19 +122,48 @@ func (s *Server) routes() http.Handler {
 		return connect.WithHandlerOptions(
 			connect.WithReadMaxBytes(int(s.cfg.MaxRequestBytes)),
 			// Outermost first: the metrics see authentication failures.
-			connect.WithInterceptors(s.observe(), s.authenticate(need)),
+			connect.WithInterceptors(s.observe(), s.authenticate(need), refuseUnknown()),
+			connect.WithCodec(strictJSONCodecs[0]), connect.WithCodec(strictJSONCodecs[1]),
 			// A full answer of large scripts is worth compressing for
 			// clients that accept it; small ones are not.
 			connect.WithCompressMinBytes(4<<10),
 		)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(teamv1connect.NewTeamHooksServiceHandler(&teamHooks{s: s}, opts(store.RoleMember)))
-	mux.Handle(teamv1connect.NewAdminServiceHandler(&admin{s: s}, opts(store.RoleAdmin)))
+	mux.Handle(s.bounded(teamv1connect.NewTeamHooksServiceHandler(&teamHooks{s: s}, opts(store.RoleMember))))
+	mux.Handle(s.bounded(teamv1connect.NewAdminServiceHandler(&admin{s: s}, opts(store.RoleAdmin))))
 	mux.HandleFunc("GET /healthz", s.health)
 	mux.Handle("GET /metrics", s.metrics)
 	if s.cfg.Root != nil {
 		mux.Handle("/", s.cfg.Root)
 	}
 	return mux
+}
+
+// bounded reads a request's body with a size limit: what Connect
+// accepts (MaxRequestBytes, compressed or not) plus room for its
+// envelopes. A longer body is cut at the limit rather than read, and a
+// body that fails to arrive (the read timeout) closes the connection
+// after the answer, rather than leaving it to wait for another request.
+func (s *Server) bounded(path string, h http.Handler) (string, http.Handler) {
+	limit := s.cfg.MaxRequestBytes + 64<<10
+	return path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = &closeOnError{ReadCloser: http.MaxBytesReader(w, r.Body, limit), w: w}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// closeOnError asks for the connection to be closed after the answer
+// when its body cannot be read to its end.
+type closeOnError struct {
+	io.ReadCloser
+	w http.ResponseWriter
+}
+
+func (c *closeOnError) Read(p []byte) (int, error) {
+	n, err := c.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		c.w.Header().Set("Connection", "close")
+	}
+	return n, err
 }

@@ -15,7 +15,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/agenthooks/agenthooks/team/internal/pgtest"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team/teamsync"
 	"github.com/agenthooks/agenthooks/team/teamv1"
 )
 

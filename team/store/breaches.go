@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team"
 )
 
 // Breach is a stored hook that breaks a rule the server now applies: a
@@ -27,12 +27,12 @@ func (b Breach) String() string {
 
 // HookBreaches checks a team's hooks against the rules a new hook must
 // pass, ValidateHook's and case-insensitively unique script names.
-func HookBreaches(team Team, hooks []Hook, maxScriptBytes int) []Breach {
+func HookBreaches(t Team, hooks []Hook, maxScriptBytes int) []Breach {
 	var out []Breach
 	seen := map[string]Hook{}
 	for _, h := range hooks {
 		add := func(field, problem string) {
-			out = append(out, Breach{TeamID: team.ID, TeamName: team.Name, HookID: h.ID, ScriptName: h.ScriptName, Field: field, Problem: problem})
+			out = append(out, Breach{TeamID: t.ID, TeamName: t.Name, HookID: h.ID, ScriptName: h.ScriptName, Field: field, Problem: problem})
 		}
 		if err := ValidateHook(h, maxScriptBytes); err != nil {
 			var ve *ValidationError
@@ -42,9 +42,9 @@ func HookBreaches(team Team, hooks []Hook, maxScriptBytes int) []Breach {
 				add("hook", err.Error())
 			}
 		}
-		key := teamsync.ScriptNameKey(h.ScriptName)
+		key := team.ScriptNameKey(h.ScriptName)
 		if other, dup := seen[key]; dup {
-			add("script_name", teamsync.NameTaken(teamsync.HookLabel(other.ID, other.ScriptName, other.Step)))
+			add("script_name", team.NameTaken(team.HookLabel(other.ID, other.ScriptName, other.Step)))
 			continue
 		}
 		seen[key] = h

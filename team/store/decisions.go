@@ -21,35 +21,54 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 		if !t.Audit {
 			return fmt.Errorf("team %d: %w", teamID, ErrAuditOff)
 		}
-		days := t.AuditRetentionDays
-		if days == 0 {
-			days = DefaultAuditRetentionDays
-		}
-		cutoff := time.Now().Add(-time.Duration(days) * 24 * time.Hour).UnixMilli()
+		cutoff := retentionCutoff(t, time.Now())
+		var values strings.Builder
+		args := make([]any, 0, len(ds)*decisionInsertCols)
 		for _, d := range ds {
 			if d.AtMs < cutoff {
 				continue // past the retention already: not kept
 			}
-			res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
-				decision, script_name, agent, conversation_id, what, message, received_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (team_id, machine_id, record_id) DO NOTHING`),
-				teamID, d.MachineID, d.Hostname, d.RecordID, d.AtMs, d.Step, d.Outcome, d.Decision, d.ScriptName,
+			if len(args) > 0 {
+				values.WriteString(", ")
+			}
+			values.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, teamID, d.MachineID, d.Hostname, d.RecordID, d.AtMs, d.Step, d.Outcome, d.Decision, d.ScriptName,
 				d.Agent, d.ConversationID, d.What, d.Message, now)
-			if err != nil {
-				return err
-			}
-			if n, err := res.RowsAffected(); err == nil {
-				added += int(n)
-			}
 		}
-		_, err = tx.ExecContext(ctx, s.d.rebind(`DELETE FROM decisions WHERE team_id = ? AND at < ?`), teamID, cutoff)
-		return err
+		if len(args) == 0 {
+			return nil
+		}
+		// One statement for the batch: the database parses and plans
+		// once, and writes the rows and their indexes together.
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
+			decision, script_name, agent, conversation_id, what, message, received_at)
+			VALUES `+values.String()+`
+			ON CONFLICT (team_id, machine_id, record_id) DO NOTHING`), args...)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err == nil {
+			added = int(n)
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("add %d decisions: %w", len(ds), err)
 	}
 	return added, nil
+}
+
+// decisionInsertCols is how many values AddDecisions writes per row.
+const decisionInsertCols = 14
+
+// retentionCutoff is the time before which a team's decisions are past
+// its retention.
+func retentionCutoff(t Team, now time.Time) int64 {
+	days := t.AuditRetentionDays
+	if days == 0 {
+		days = DefaultAuditRetentionDays
+	}
+	return now.Add(-time.Duration(days) * 24 * time.Hour).UnixMilli()
 }
 
 func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision, error) {
@@ -65,19 +84,19 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 	eq("machine_id", f.MachineID)
 	eq("agent", f.Agent)
 	eq("step", f.Step)
-	if f.SinceMs > 0 {
-		where = append(where, "at >= ?")
-		args = append(args, f.SinceMs)
+	// What is past the retention but not yet pruned is not shown: the
+	// retention holds from the moment it is set.
+	t, err := s.Team(ctx, f.TeamID)
+	if err != nil {
+		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
 	}
+	where = append(where, "at >= ?")
+	args = append(args, max(f.SinceMs, retentionCutoff(t, time.Now())))
 	if f.UntilMs > 0 {
 		where = append(where, "at < ?")
 		args = append(args, f.UntilMs)
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = DefaultHistoryLimit
-	}
-	limit = min(limit, MaxHistoryLimit)
+	limit := pageSize(f.Limit, DefaultHistoryLimit, MaxHistoryLimit)
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT `+decisionCols+` FROM decisions WHERE `+strings.Join(where, " AND ")+
 		fmt.Sprintf(` ORDER BY at DESC, id DESC LIMIT %d`, limit)), args...)
 	if err != nil {

@@ -24,6 +24,14 @@ type dialect struct {
 	readTx *sql.TxOptions
 	// isUnique reports a unique-constraint violation.
 	isUnique func(error) bool
+	// arrays: the driver takes Go slices as array parameters, so a
+	// batch is one statement over unnest(…) rather than one per row.
+	arrays bool
+	// skipLocked ends the subquery choosing rows to delete: on a
+	// database with row locks, two replicas pruning at once take
+	// different rows instead of waiting on (or deadlocking over) each
+	// other's.
+	skipLocked string
 }
 
 // rebind turns the `?` parameters of a query into the dialect's. The

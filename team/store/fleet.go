@@ -1,9 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -31,26 +33,94 @@ func (s *sqlStore) RecordMachines(ctx context.Context, reports []MachineReport) 
 	if len(reports) == 0 {
 		return nil
 	}
+	// One order for every writer: two replicas writing the same machines
+	// lock their rows in the same sequence, so neither can hold a row the
+	// other waits for while waiting for one the other holds.
+	reports = slices.Clone(reports)
+	slices.SortFunc(reports, func(a, b MachineReport) int {
+		return cmp.Or(cmp.Compare(a.TeamID, b.TeamID), strings.Compare(a.MachineID, b.MachineID), cmp.Compare(b.LastSyncMs, a.LastSyncMs))
+	})
+	// A machine twice in one batch keeps its newest report: a statement
+	// may not update one row twice.
+	reports = slices.CompactFunc(reports, func(a, b MachineReport) bool { return a.TeamID == b.TeamID && a.MachineID == b.MachineID })
 	err := s.writeData(ctx, func(tx *sql.Tx) error {
-		for _, m := range reports {
-			// A report older than the stored one (from a slower replica)
-			// does not replace it; a team deleted since is skipped.
-			_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
-				SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM teams WHERE id = ?)
-				ON CONFLICT (team_id, machine_id) DO UPDATE SET hostname = excluded.hostname, os = excluded.os,
-					version = excluded.version, installed_revision = excluded.installed_revision, agents = excluded.agents,
-					token_name = excluded.token_name, last_sync = excluded.last_sync
-				WHERE excluded.last_sync >= machines.last_sync`),
-				m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version, m.InstalledRevision, strings.Join(m.Agents, ","),
-				m.TokenName, m.LastSyncMs, m.TeamID)
-			if err != nil {
-				return err
-			}
+		if s.d.arrays {
+			return s.recordMachinesSet(ctx, tx, reports)
 		}
-		return nil
+		return s.recordMachinesEach(ctx, tx, reports)
 	})
 	if err != nil {
 		return fmt.Errorf("record %d machines: %w", len(reports), err)
+	}
+	return nil
+}
+
+// machineUpsert ends both forms of the fleet's write: a report older
+// than the stored one (from a slower replica) does not replace it.
+const machineUpsert = ` ON CONFLICT (team_id, machine_id) DO UPDATE SET hostname = excluded.hostname, os = excluded.os,
+	version = excluded.version, installed_revision = excluded.installed_revision, agents = excluded.agents,
+	token_name = excluded.token_name, last_sync = excluded.last_sync
+	WHERE excluded.last_sync >= machines.last_sync`
+
+// recordMachinesSet writes the reports as one statement over arrays,
+// which unnest walks in their order; the reports of a team deleted
+// since are dropped first, since a join or a sort in the statement would
+// cost more than the write.
+func (s *sqlStore) recordMachinesSet(ctx context.Context, tx *sql.Tx, reports []MachineReport) error {
+	var teamIDs []int64
+	for _, m := range reports {
+		if len(teamIDs) == 0 || teamIDs[len(teamIDs)-1] != m.TeamID {
+			teamIDs = append(teamIDs, m.TeamID)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT id FROM teams WHERE id = ANY(?::bigint[])`), teamIDs)
+	if err != nil {
+		return err
+	}
+	live := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		live[id] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	reports = slices.DeleteFunc(reports, func(m MachineReport) bool { return !live[m.TeamID] })
+	n := len(reports)
+	if n == 0 {
+		return nil
+	}
+	teams, revs, lasts := make([]int64, n), make([]int64, n), make([]int64, n)
+	ids, hosts, oses, versions, agents, tokens := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	for i, m := range reports {
+		teams[i], ids[i], hosts[i], oses[i], versions[i] = m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version
+		revs[i], agents[i], tokens[i], lasts[i] = m.InstalledRevision, strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs
+	}
+	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
+		SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[])`+
+		machineUpsert), teams, ids, hosts, oses, versions, revs, agents, tokens, lasts)
+	return err
+}
+
+// recordMachinesEach writes the reports with one prepared statement, in
+// the one transaction: SQLite's single writer takes them all at once.
+func (s *sqlStore) recordMachinesEach(ctx context.Context, tx *sql.Tx, reports []MachineReport) error {
+	stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
+		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM teams WHERE id = ?)`+machineUpsert))
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, m := range reports {
+		if _, err := stmt.ExecContext(ctx, m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version, m.InstalledRevision,
+			strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs, m.TeamID); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -63,13 +133,9 @@ func (s *sqlStore) Machines(ctx context.Context, teamID int64) ([]MachineReport,
 	defer rows.Close()
 	out := []MachineReport{}
 	for rows.Next() {
-		var m MachineReport
-		var agents string
-		if err := rows.Scan(&m.TeamID, &m.MachineID, &m.Hostname, &m.OS, &m.Version, &m.InstalledRevision, &agents, &m.TokenName, &m.LastSyncMs); err != nil {
+		m, err := scanMachine(rows)
+		if err != nil {
 			return nil, fmt.Errorf("list the machines of team %d: %w", teamID, err)
-		}
-		if agents != "" {
-			m.Agents = strings.Split(agents, ",")
 		}
 		out = append(out, m)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team"
 )
 
 const hookCols = `id, team_id, hook_step, script_name, operating_systems, is_active, script_content, matcher, timeout_seconds, fail_closed, updated_at, updated_by`
@@ -147,15 +147,15 @@ func (s *sqlStore) nameFree(ctx context.Context, tx *sql.Tx, teamID, except int6
 		return fmt.Errorf("read script names of team %d: %w", teamID, err)
 	}
 	defer rows.Close()
-	key := teamsync.ScriptNameKey(name)
+	key := team.ScriptNameKey(name)
 	for rows.Next() {
 		var id int64
 		var other, step string
 		if err := rows.Scan(&id, &other, &step); err != nil {
 			return err
 		}
-		if teamsync.ScriptNameKey(other) == key {
-			return fmt.Errorf("%s: %w", teamsync.NameTaken(teamsync.HookLabel(id, other, step)), ErrConflict)
+		if team.ScriptNameKey(other) == key {
+			return fmt.Errorf("%s: %w", team.NameTaken(team.HookLabel(id, other, step)), ErrConflict)
 		}
 	}
 	return rows.Err()

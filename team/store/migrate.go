@@ -107,6 +107,19 @@ var migrations = []string{
 
 	// 3: the team's sandbox.json, distributed with its hooks.
 	`ALTER TABLE teams ADD COLUMN sandbox_json TEXT NOT NULL DEFAULT '';`,
+
+	// 4: an index for each filter of the audit view, in its order (the
+	// newest first), so that a filter reads the rows it shows and no
+	// others however many the team keeps; the order's own index gains
+	// the id that breaks ties. On PostgreSQL, the machines' pages keep
+	// room for each row's next version, which every flush writes.
+	`CREATE INDEX decisions_team_machine ON decisions(team_id, machine_id, at, id);
+	CREATE INDEX decisions_team_agent ON decisions(team_id, agent, at, id);
+	CREATE INDEX decisions_team_step ON decisions(team_id, step, at, id);
+	CREATE INDEX decisions_team_script ON decisions(team_id, script_name, at, id);
+	CREATE INDEX decisions_team_at_id ON decisions(team_id, at, id);
+	DROP INDEX decisions_team_at;
+	{{machines_fillfactor}}`,
 }
 
 // migrate brings the schema to len(migrations) in one transaction that

@@ -6,14 +6,14 @@ import (
 	"errors"
 	"fmt"
 
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team"
 )
 
 func (s *sqlStore) SetTeamSandbox(ctx context.Context, actor string, teamID int64, sandboxJSON string) (Team, int64, error) {
 	if sandboxJSON != "" {
-		if err := teamsync.CheckSandbox([]byte(sandboxJSON)); err != nil {
+		if err := team.CheckSandbox([]byte(sandboxJSON)); err != nil {
 			ve := &ValidationError{Field: "sandbox_json", Problem: err.Error()}
-			var ee *teamsync.EntryError
+			var ee *team.EntryError
 			if errors.As(err, &ee) {
 				ve.Problem, ve.Fix = ee.Message, ee.Fix
 				if ee.Key != "" {

@@ -184,3 +184,12 @@ func notFound(err error, what string, id any) error {
 }
 
 func nowMs() int64 { return time.Now().UnixMilli() }
+
+// pageSize is a requested number of rows: def when not positive, at
+// most most.
+func pageSize(n, def, most int) int {
+	if n <= 0 {
+		return def
+	}
+	return min(n, most)
+}

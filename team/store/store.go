@@ -48,6 +48,9 @@ type Store interface {
 	SetHookActive(ctx context.Context, actor string, id int64, active bool) (Hook, int64, error)
 	// DeleteHook removes a hook and returns the team's new revision.
 	DeleteHook(ctx context.Context, actor string, id int64) (int64, error)
+	// ReplaceHooks makes hooks the team's whole set as one revision (see
+	// sqlStore.ReplaceHooks); changed is false when it changed nothing.
+	ReplaceHooks(ctx context.Context, actor string, teamID int64, hooks []Hook, expectRevision int64) (snap Snapshot, changed bool, err error)
 	// History returns a team's hook changes, newest first.
 	History(ctx context.Context, f HistoryFilter) ([]Change, error)
 
@@ -57,6 +60,10 @@ type Store interface {
 	// Authenticate returns the live token whose secret is given, or
 	// ErrNotFound.
 	Authenticate(ctx context.Context, secret string) (Token, error)
+	// AuthenticateNow is Authenticate read from the database, never from
+	// the memo: an administrator's call is rare and may change anything,
+	// so a token revoked through any replica is refused at once.
+	AuthenticateNow(ctx context.Context, secret string) (Token, error)
 	// ListTokens returns the live tokens, of one team when teamID is
 	// not 0, oldest first.
 	ListTokens(ctx context.Context, teamID int64) ([]Token, error)
@@ -74,15 +81,34 @@ type Store interface {
 	// RecordMachines stores what machines' syncs reported: each row is
 	// replaced unless the stored one is newer.
 	RecordMachines(ctx context.Context, reports []MachineReport) error
-	// Machines returns a team's machines, the latest sync first.
+	// Machines returns all of a team's machines, the latest sync first:
+	// for a small team or a test; the fleet view pages (ListMachines).
 	Machines(ctx context.Context, teamID int64) ([]MachineReport, error)
+	// ListMachines returns one page of a team's machines, in machine
+	// id order, after q.After.
+	ListMachines(ctx context.Context, q MachineQuery) (MachinePage, error)
+	// CountMachines counts a team's machines: all, stale (installed
+	// revision below revision, or last sync before staleBeforeMs),
+	// behind, and by version and agent (the MaxNameCounts commonest).
+	CountMachines(ctx context.Context, teamID, revision, staleBeforeMs int64) (FleetCounts, error)
 	// AddDecisions stores a machine's decisions for a team whose audit
 	// is on (ErrAuditOff otherwise), each (machine, id) once and none
-	// already past the team's retention, and prunes the team's decisions
-	// past it. It returns how many were new.
+	// already past the team's retention, as one statement. It returns
+	// how many were new.
 	AddDecisions(ctx context.Context, teamID int64, ds []Decision) (int, error)
-	// Decisions returns a team's decisions, newest first.
+	// Decisions returns a team's decisions within its retention, newest
+	// first.
 	Decisions(ctx context.Context, f DecisionFilter) ([]Decision, error)
+	// PruneDecisions deletes at most limit decisions past their team's
+	// retention, in one short write, and returns how many it deleted:
+	// the caller repeats it, pausing between, until it returns 0, so
+	// that no other write waits long behind it.
+	PruneDecisions(ctx context.Context, limit int) (int, error)
+	// ReclaimSpace gives at most pages of the file's free pages back to
+	// the file system, in one short write, and reports whether more are
+	// free: SQLite in incremental auto-vacuum mode; a no-op elsewhere
+	// (PostgreSQL's autovacuum does it).
+	ReclaimSpace(ctx context.Context, pages int) (more bool, err error)
 
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
@@ -213,6 +239,55 @@ type MachineReport struct {
 	Agents            []string
 	TokenName         string
 	LastSyncMs        int64
+}
+
+// MachineQuery selects one page of a team's machines; empty filters
+// match every machine.
+type MachineQuery struct {
+	TeamID int64
+	// Revision is the team's revision: a machine below it is behind.
+	Revision int64
+	// StaleBeforeMs: a machine whose last sync is older is stale, as is
+	// one behind.
+	StaleBeforeMs int64
+	StaleOnly     bool
+	BehindOnly    bool
+	// Prefix keeps machines whose host name (in any case) or id starts
+	// with it.
+	Prefix  string
+	Version string
+	// After is the id the previous page ended with; "" for the first.
+	After string
+	// Limit is the page's size: 0 means DefaultMachinePage; capped at
+	// MaxMachinePage.
+	Limit int
+}
+
+// MachinePage is one page of machines.
+type MachinePage struct {
+	Machines []MachineReport
+	// Next is the After of the next page; "" on the last.
+	Next string
+}
+
+// Fleet page sizes, and how many versions and agents the counts name.
+const (
+	DefaultMachinePage = 100
+	MaxMachinePage     = 1000
+	MaxNameCounts      = 50
+)
+
+// FleetCounts sums up a team's machines.
+type FleetCounts struct {
+	Total, Stale, Behind int64
+	// Versions and Agents are the commonest first.
+	Versions, Agents []NameCount
+}
+
+// NameCount is how many machines share a version or an agent.
+type NameCount struct {
+	Name     string
+	Machines int64
 }
 
 // Decision is one decision of a team hook on a member machine.

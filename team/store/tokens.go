@@ -82,11 +82,27 @@ func (s *sqlStore) Authenticate(ctx context.Context, secret string) (Token, erro
 		return t, nil
 	}
 	gen := s.memo.begin()
+	t, err := s.liveToken(ctx, hash)
+	if err != nil {
+		return Token{}, err
+	}
+	s.memo.keepToken(gen, hash, t)
+	return t, nil
+}
+
+func (s *sqlStore) AuthenticateNow(ctx context.Context, secret string) (Token, error) {
+	if !strings.HasPrefix(secret, SecretPrefix) {
+		return Token{}, fmt.Errorf("token: %w", ErrNotFound)
+	}
+	return s.liveToken(ctx, hashSecret(secret))
+}
+
+// liveToken reads the unrevoked token whose secret has the digest hash.
+func (s *sqlStore) liveToken(ctx context.Context, hash string) (Token, error) {
 	t, err := scanToken(s.db.QueryRowContext(ctx, s.d.rebind(`SELECT `+tokenCols+` FROM tokens WHERE hash = ? AND revoked_at IS NULL`), hash))
 	if err != nil {
 		return Token{}, notFound(err, "token", "")
 	}
-	s.memo.keepToken(gen, hash, t)
 	return t, nil
 }
 

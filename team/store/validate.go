@@ -9,7 +9,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/match"
-	teamsync "github.com/agenthooks/agenthooks/team/sync"
+	"github.com/agenthooks/agenthooks/team"
 )
 
 // DefaultMaxScriptBytes is the largest script a hook may carry unless
@@ -25,13 +25,13 @@ const (
 )
 
 // Operating systems a hook may target: the names Cursor's API uses.
-var OperatingSystems = []string{"Windows", "Macintosh", "Linux"}
+var OperatingSystems = []string{team.Windows, team.Macintosh, team.Linux}
 
 // ValidateHook checks a hook as the server receives it: a known step, a
 // script name that is a plain file name on every system it targets,
 // known operating systems, a script within maxScriptBytes, a matcher
 // that compiles, a timeout the loader takes. The last rules are the
-// members' own (team/sync): a hook the server accepts and its members
+// members' own (package team): a hook the server accepts and its members
 // refuse would hold every member on its last good set until an
 // administrator removed it.
 func ValidateHook(h Hook, maxScriptBytes int) error {
@@ -57,12 +57,12 @@ func ValidateHook(h Hook, maxScriptBytes int) error {
 		return &ValidationError{Field: "matcher", Problem: err.Error(), Fix: `write a JavaScript regular expression, e.g. "^git push", or leave it empty to match everything`}
 	}
 	const timeoutFix = "use 0 for the engine's default, or a number of seconds such as 30"
-	if err := teamsync.CheckTimeout(h.TimeoutSeconds); err != nil {
+	if err := team.CheckTimeout(h.TimeoutSeconds); err != nil {
 		return &ValidationError{Field: "timeout_seconds", Problem: err.Error(), Fix: timeoutFix}
 	}
-	if err := teamsync.CheckEntry(event.Step(h.Step), h.ScriptName, h.Matcher, h.TimeoutSeconds, h.FailClosed, h.OperatingSystems); err != nil {
+	if err := team.CheckEntry(event.Step(h.Step), h.ScriptName, h.Matcher, h.TimeoutSeconds, h.FailClosed, h.OperatingSystems); err != nil {
 		ve := &ValidationError{Field: "hook", Problem: err.Error()}
-		var ee *teamsync.EntryError
+		var ee *team.EntryError
 		if errors.As(err, &ee) {
 			ve.Field, ve.Problem, ve.Fix = apiField(ee.Key), ee.Message, ee.Fix
 		}
@@ -86,7 +86,7 @@ func apiField(key string) string {
 	return "hook"
 }
 
-// validateScriptName applies the members' own name rules (team/sync)
+// validateScriptName applies the members' own name rules (package team)
 // for the systems the hook targets, and two more whatever the systems:
 // nothing Windows cannot hold but its device names, and no ".." anywhere,
 // so that a name stays valid when the hook is later aimed at every system.
@@ -95,9 +95,9 @@ func validateScriptName(name string, systems []string) error {
 		return &ValidationError{Field: "script_name", Problem: problem,
 			Fix: `use a plain file name such as "block-push.sh"`}
 	}
-	forWindows := teamsync.MayReachWindows(systems)
-	if err := teamsync.CheckScriptName(name, forWindows); err != nil {
-		if forWindows && teamsync.CheckScriptName(name, false) == nil {
+	forWindows := team.MayReachWindows(systems)
+	if err := team.CheckScriptName(name, forWindows); err != nil {
+		if forWindows && team.CheckScriptName(name, false) == nil {
 			// A name only Windows refuses (a device name such as CON).
 			return &ValidationError{Field: "script_name", Problem: err.Error(),
 				Fix: `use a plain file name such as "block-push.sh", or give operating_systems without "windows" if the hook never runs there`}

@@ -1049,9 +1049,25 @@ func (x *MachineStatus) GetStale() bool {
 	return false
 }
 
+// ListMachinesRequest asks for one page of a team's machines, in machine
+// id order (the one order that holds while machines keep reporting: no
+// machine is listed twice or missed across pages). Empty filters match
+// every machine.
 type ListMachinesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	TeamId        int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	TeamId int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	// page_size is at most 1000; 0 means 100.
+	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
+	// page_token is the previous answer's next_page_token; empty for the first page.
+	PageToken string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
+	// stale_only keeps the stale machines (behind, or silent for over a day).
+	StaleOnly bool `protobuf:"varint,4,opt,name=stale_only,json=staleOnly,proto3" json:"stale_only,omitempty"`
+	// behind_only keeps the machines behind the team's revision.
+	BehindOnly bool `protobuf:"varint,5,opt,name=behind_only,json=behindOnly,proto3" json:"behind_only,omitempty"`
+	// prefix keeps the machines whose host name (in any case) or id starts with it.
+	Prefix string `protobuf:"bytes,6,opt,name=prefix,proto3" json:"prefix,omitempty"`
+	// version keeps the machines running this agenthooks version.
+	Version       string `protobuf:"bytes,7,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1093,10 +1109,56 @@ func (x *ListMachinesRequest) GetTeamId() int64 {
 	return 0
 }
 
+func (x *ListMachinesRequest) GetPageSize() int32 {
+	if x != nil {
+		return x.PageSize
+	}
+	return 0
+}
+
+func (x *ListMachinesRequest) GetPageToken() string {
+	if x != nil {
+		return x.PageToken
+	}
+	return ""
+}
+
+func (x *ListMachinesRequest) GetStaleOnly() bool {
+	if x != nil {
+		return x.StaleOnly
+	}
+	return false
+}
+
+func (x *ListMachinesRequest) GetBehindOnly() bool {
+	if x != nil {
+		return x.BehindOnly
+	}
+	return false
+}
+
+func (x *ListMachinesRequest) GetPrefix() string {
+	if x != nil {
+		return x.Prefix
+	}
+	return ""
+}
+
+func (x *ListMachinesRequest) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
 type ListMachinesResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Machines      []*MachineStatus       `protobuf:"bytes,1,rep,name=machines,proto3" json:"machines,omitempty"`
-	Revision      int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Machines []*MachineStatus       `protobuf:"bytes,1,rep,name=machines,proto3" json:"machines,omitempty"`
+	Revision int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	// next_page_token asks for the next page; empty on the last.
+	NextPageToken string `protobuf:"bytes,3,opt,name=next_page_token,json=nextPageToken,proto3" json:"next_page_token,omitempty"`
+	// counts sum up the whole team, whatever the filters.
+	Counts        *FleetCounts `protobuf:"bytes,4,opt,name=counts,proto3" json:"counts,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1145,6 +1207,151 @@ func (x *ListMachinesResponse) GetRevision() int64 {
 	return 0
 }
 
+func (x *ListMachinesResponse) GetNextPageToken() string {
+	if x != nil {
+		return x.NextPageToken
+	}
+	return ""
+}
+
+func (x *ListMachinesResponse) GetCounts() *FleetCounts {
+	if x != nil {
+		return x.Counts
+	}
+	return nil
+}
+
+// FleetCounts sum up a team's machines.
+type FleetCounts struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Total  int64                  `protobuf:"varint,1,opt,name=total,proto3" json:"total,omitempty"`
+	Stale  int64                  `protobuf:"varint,2,opt,name=stale,proto3" json:"stale,omitempty"`
+	Behind int64                  `protobuf:"varint,3,opt,name=behind,proto3" json:"behind,omitempty"`
+	// versions and agents are the 50 commonest, the commonest first.
+	Versions      []*NameCount `protobuf:"bytes,4,rep,name=versions,proto3" json:"versions,omitempty"`
+	Agents        []*NameCount `protobuf:"bytes,5,rep,name=agents,proto3" json:"agents,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FleetCounts) Reset() {
+	*x = FleetCounts{}
+	mi := &file_team_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FleetCounts) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FleetCounts) ProtoMessage() {}
+
+func (x *FleetCounts) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FleetCounts.ProtoReflect.Descriptor instead.
+func (*FleetCounts) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *FleetCounts) GetTotal() int64 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *FleetCounts) GetStale() int64 {
+	if x != nil {
+		return x.Stale
+	}
+	return 0
+}
+
+func (x *FleetCounts) GetBehind() int64 {
+	if x != nil {
+		return x.Behind
+	}
+	return 0
+}
+
+func (x *FleetCounts) GetVersions() []*NameCount {
+	if x != nil {
+		return x.Versions
+	}
+	return nil
+}
+
+func (x *FleetCounts) GetAgents() []*NameCount {
+	if x != nil {
+		return x.Agents
+	}
+	return nil
+}
+
+// NameCount is how many machines share a version or an agent.
+type NameCount struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Machines      int64                  `protobuf:"varint,2,opt,name=machines,proto3" json:"machines,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NameCount) Reset() {
+	*x = NameCount{}
+	mi := &file_team_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NameCount) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NameCount) ProtoMessage() {}
+
+func (x *NameCount) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NameCount.ProtoReflect.Descriptor instead.
+func (*NameCount) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *NameCount) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *NameCount) GetMachines() int64 {
+	if x != nil {
+		return x.Machines
+	}
+	return 0
+}
+
 type ListDecisionsRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	TeamId int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
@@ -1163,7 +1370,7 @@ type ListDecisionsRequest struct {
 
 func (x *ListDecisionsRequest) Reset() {
 	*x = ListDecisionsRequest{}
-	mi := &file_team_proto_msgTypes[15]
+	mi := &file_team_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1175,7 +1382,7 @@ func (x *ListDecisionsRequest) String() string {
 func (*ListDecisionsRequest) ProtoMessage() {}
 
 func (x *ListDecisionsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[15]
+	mi := &file_team_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1188,7 +1395,7 @@ func (x *ListDecisionsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDecisionsRequest.ProtoReflect.Descriptor instead.
 func (*ListDecisionsRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{15}
+	return file_team_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListDecisionsRequest) GetTeamId() int64 {
@@ -1256,7 +1463,7 @@ type ListDecisionsResponse struct {
 
 func (x *ListDecisionsResponse) Reset() {
 	*x = ListDecisionsResponse{}
-	mi := &file_team_proto_msgTypes[16]
+	mi := &file_team_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1268,7 +1475,7 @@ func (x *ListDecisionsResponse) String() string {
 func (*ListDecisionsResponse) ProtoMessage() {}
 
 func (x *ListDecisionsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[16]
+	mi := &file_team_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1281,7 +1488,7 @@ func (x *ListDecisionsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDecisionsResponse.ProtoReflect.Descriptor instead.
 func (*ListDecisionsResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{16}
+	return file_team_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListDecisionsResponse) GetDecisions() []*Decision {
@@ -1300,7 +1507,7 @@ type CreateTeamRequest struct {
 
 func (x *CreateTeamRequest) Reset() {
 	*x = CreateTeamRequest{}
-	mi := &file_team_proto_msgTypes[17]
+	mi := &file_team_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1312,7 +1519,7 @@ func (x *CreateTeamRequest) String() string {
 func (*CreateTeamRequest) ProtoMessage() {}
 
 func (x *CreateTeamRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[17]
+	mi := &file_team_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1325,7 +1532,7 @@ func (x *CreateTeamRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTeamRequest.ProtoReflect.Descriptor instead.
 func (*CreateTeamRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{17}
+	return file_team_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CreateTeamRequest) GetName() string {
@@ -1344,7 +1551,7 @@ type CreateTeamResponse struct {
 
 func (x *CreateTeamResponse) Reset() {
 	*x = CreateTeamResponse{}
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1356,7 +1563,7 @@ func (x *CreateTeamResponse) String() string {
 func (*CreateTeamResponse) ProtoMessage() {}
 
 func (x *CreateTeamResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[18]
+	mi := &file_team_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1369,7 +1576,7 @@ func (x *CreateTeamResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTeamResponse.ProtoReflect.Descriptor instead.
 func (*CreateTeamResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{18}
+	return file_team_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CreateTeamResponse) GetTeam() *Team {
@@ -1387,7 +1594,7 @@ type ListTeamsRequest struct {
 
 func (x *ListTeamsRequest) Reset() {
 	*x = ListTeamsRequest{}
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1399,7 +1606,7 @@ func (x *ListTeamsRequest) String() string {
 func (*ListTeamsRequest) ProtoMessage() {}
 
 func (x *ListTeamsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[19]
+	mi := &file_team_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1412,7 +1619,7 @@ func (x *ListTeamsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTeamsRequest.ProtoReflect.Descriptor instead.
 func (*ListTeamsRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{19}
+	return file_team_proto_rawDescGZIP(), []int{21}
 }
 
 type ListTeamsResponse struct {
@@ -1424,7 +1631,7 @@ type ListTeamsResponse struct {
 
 func (x *ListTeamsResponse) Reset() {
 	*x = ListTeamsResponse{}
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1436,7 +1643,7 @@ func (x *ListTeamsResponse) String() string {
 func (*ListTeamsResponse) ProtoMessage() {}
 
 func (x *ListTeamsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[20]
+	mi := &file_team_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1449,7 +1656,7 @@ func (x *ListTeamsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTeamsResponse.ProtoReflect.Descriptor instead.
 func (*ListTeamsResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{20}
+	return file_team_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListTeamsResponse) GetTeams() []*Team {
@@ -1471,7 +1678,7 @@ type CreateHookRequest struct {
 
 func (x *CreateHookRequest) Reset() {
 	*x = CreateHookRequest{}
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1483,7 +1690,7 @@ func (x *CreateHookRequest) String() string {
 func (*CreateHookRequest) ProtoMessage() {}
 
 func (x *CreateHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[21]
+	mi := &file_team_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1703,7 @@ func (x *CreateHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateHookRequest.ProtoReflect.Descriptor instead.
 func (*CreateHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{21}
+	return file_team_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CreateHookRequest) GetTeamId() int64 {
@@ -1523,7 +1730,7 @@ type CreateHookResponse struct {
 
 func (x *CreateHookResponse) Reset() {
 	*x = CreateHookResponse{}
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1535,7 +1742,7 @@ func (x *CreateHookResponse) String() string {
 func (*CreateHookResponse) ProtoMessage() {}
 
 func (x *CreateHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[22]
+	mi := &file_team_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1548,7 +1755,7 @@ func (x *CreateHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateHookResponse.ProtoReflect.Descriptor instead.
 func (*CreateHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{22}
+	return file_team_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CreateHookResponse) GetHook() *TeamHook {
@@ -1575,7 +1782,7 @@ type UpdateHookRequest struct {
 
 func (x *UpdateHookRequest) Reset() {
 	*x = UpdateHookRequest{}
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1587,7 +1794,7 @@ func (x *UpdateHookRequest) String() string {
 func (*UpdateHookRequest) ProtoMessage() {}
 
 func (x *UpdateHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[23]
+	mi := &file_team_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1600,7 +1807,7 @@ func (x *UpdateHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateHookRequest.ProtoReflect.Descriptor instead.
 func (*UpdateHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{23}
+	return file_team_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *UpdateHookRequest) GetHook() *TeamHook {
@@ -1620,7 +1827,7 @@ type UpdateHookResponse struct {
 
 func (x *UpdateHookResponse) Reset() {
 	*x = UpdateHookResponse{}
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1632,7 +1839,7 @@ func (x *UpdateHookResponse) String() string {
 func (*UpdateHookResponse) ProtoMessage() {}
 
 func (x *UpdateHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[24]
+	mi := &file_team_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1645,7 +1852,7 @@ func (x *UpdateHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateHookResponse.ProtoReflect.Descriptor instead.
 func (*UpdateHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{24}
+	return file_team_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *UpdateHookResponse) GetHook() *TeamHook {
@@ -1672,7 +1879,7 @@ type SetHookActiveRequest struct {
 
 func (x *SetHookActiveRequest) Reset() {
 	*x = SetHookActiveRequest{}
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1684,7 +1891,7 @@ func (x *SetHookActiveRequest) String() string {
 func (*SetHookActiveRequest) ProtoMessage() {}
 
 func (x *SetHookActiveRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[25]
+	mi := &file_team_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1697,7 +1904,7 @@ func (x *SetHookActiveRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetHookActiveRequest.ProtoReflect.Descriptor instead.
 func (*SetHookActiveRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{25}
+	return file_team_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SetHookActiveRequest) GetId() int64 {
@@ -1724,7 +1931,7 @@ type SetHookActiveResponse struct {
 
 func (x *SetHookActiveResponse) Reset() {
 	*x = SetHookActiveResponse{}
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1736,7 +1943,7 @@ func (x *SetHookActiveResponse) String() string {
 func (*SetHookActiveResponse) ProtoMessage() {}
 
 func (x *SetHookActiveResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[26]
+	mi := &file_team_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1749,7 +1956,7 @@ func (x *SetHookActiveResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetHookActiveResponse.ProtoReflect.Descriptor instead.
 func (*SetHookActiveResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{26}
+	return file_team_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SetHookActiveResponse) GetHook() *TeamHook {
@@ -1775,7 +1982,7 @@ type DeleteHookRequest struct {
 
 func (x *DeleteHookRequest) Reset() {
 	*x = DeleteHookRequest{}
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1787,7 +1994,7 @@ func (x *DeleteHookRequest) String() string {
 func (*DeleteHookRequest) ProtoMessage() {}
 
 func (x *DeleteHookRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[27]
+	mi := &file_team_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1800,7 +2007,7 @@ func (x *DeleteHookRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteHookRequest.ProtoReflect.Descriptor instead.
 func (*DeleteHookRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{27}
+	return file_team_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DeleteHookRequest) GetId() int64 {
@@ -1819,7 +2026,7 @@ type DeleteHookResponse struct {
 
 func (x *DeleteHookResponse) Reset() {
 	*x = DeleteHookResponse{}
-	mi := &file_team_proto_msgTypes[28]
+	mi := &file_team_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1831,7 +2038,7 @@ func (x *DeleteHookResponse) String() string {
 func (*DeleteHookResponse) ProtoMessage() {}
 
 func (x *DeleteHookResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[28]
+	mi := &file_team_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1844,7 +2051,7 @@ func (x *DeleteHookResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteHookResponse.ProtoReflect.Descriptor instead.
 func (*DeleteHookResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{28}
+	return file_team_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DeleteHookResponse) GetRevision() int64 {
@@ -1863,7 +2070,7 @@ type ListHooksRequest struct {
 
 func (x *ListHooksRequest) Reset() {
 	*x = ListHooksRequest{}
-	mi := &file_team_proto_msgTypes[29]
+	mi := &file_team_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1875,7 +2082,7 @@ func (x *ListHooksRequest) String() string {
 func (*ListHooksRequest) ProtoMessage() {}
 
 func (x *ListHooksRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[29]
+	mi := &file_team_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1888,7 +2095,7 @@ func (x *ListHooksRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHooksRequest.ProtoReflect.Descriptor instead.
 func (*ListHooksRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{29}
+	return file_team_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ListHooksRequest) GetTeamId() int64 {
@@ -1912,7 +2119,7 @@ type ListHooksResponse struct {
 
 func (x *ListHooksResponse) Reset() {
 	*x = ListHooksResponse{}
-	mi := &file_team_proto_msgTypes[30]
+	mi := &file_team_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1924,7 +2131,7 @@ func (x *ListHooksResponse) String() string {
 func (*ListHooksResponse) ProtoMessage() {}
 
 func (x *ListHooksResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[30]
+	mi := &file_team_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1937,7 +2144,7 @@ func (x *ListHooksResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHooksResponse.ProtoReflect.Descriptor instead.
 func (*ListHooksResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{30}
+	return file_team_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ListHooksResponse) GetHooks() []*TeamHook {
@@ -1973,7 +2180,7 @@ type HookProblem struct {
 
 func (x *HookProblem) Reset() {
 	*x = HookProblem{}
-	mi := &file_team_proto_msgTypes[31]
+	mi := &file_team_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1985,7 +2192,7 @@ func (x *HookProblem) String() string {
 func (*HookProblem) ProtoMessage() {}
 
 func (x *HookProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[31]
+	mi := &file_team_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1998,7 +2205,7 @@ func (x *HookProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HookProblem.ProtoReflect.Descriptor instead.
 func (*HookProblem) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{31}
+	return file_team_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *HookProblem) GetHookId() int64 {
@@ -2040,7 +2247,7 @@ type HookChange struct {
 
 func (x *HookChange) Reset() {
 	*x = HookChange{}
-	mi := &file_team_proto_msgTypes[32]
+	mi := &file_team_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2052,7 +2259,7 @@ func (x *HookChange) String() string {
 func (*HookChange) ProtoMessage() {}
 
 func (x *HookChange) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[32]
+	mi := &file_team_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2065,7 +2272,7 @@ func (x *HookChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HookChange.ProtoReflect.Descriptor instead.
 func (*HookChange) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{32}
+	return file_team_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *HookChange) GetId() int64 {
@@ -2136,7 +2343,7 @@ type ListHistoryRequest struct {
 
 func (x *ListHistoryRequest) Reset() {
 	*x = ListHistoryRequest{}
-	mi := &file_team_proto_msgTypes[33]
+	mi := &file_team_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2148,7 +2355,7 @@ func (x *ListHistoryRequest) String() string {
 func (*ListHistoryRequest) ProtoMessage() {}
 
 func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[33]
+	mi := &file_team_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2161,7 +2368,7 @@ func (x *ListHistoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryRequest.ProtoReflect.Descriptor instead.
 func (*ListHistoryRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{33}
+	return file_team_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ListHistoryRequest) GetTeamId() int64 {
@@ -2194,7 +2401,7 @@ type ListHistoryResponse struct {
 
 func (x *ListHistoryResponse) Reset() {
 	*x = ListHistoryResponse{}
-	mi := &file_team_proto_msgTypes[34]
+	mi := &file_team_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2206,7 +2413,7 @@ func (x *ListHistoryResponse) String() string {
 func (*ListHistoryResponse) ProtoMessage() {}
 
 func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[34]
+	mi := &file_team_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2219,7 +2426,7 @@ func (x *ListHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListHistoryResponse.ProtoReflect.Descriptor instead.
 func (*ListHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{34}
+	return file_team_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ListHistoryResponse) GetChanges() []*HookChange {
@@ -2244,7 +2451,7 @@ type Token struct {
 
 func (x *Token) Reset() {
 	*x = Token{}
-	mi := &file_team_proto_msgTypes[35]
+	mi := &file_team_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2256,7 +2463,7 @@ func (x *Token) String() string {
 func (*Token) ProtoMessage() {}
 
 func (x *Token) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[35]
+	mi := &file_team_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2269,7 +2476,7 @@ func (x *Token) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Token.ProtoReflect.Descriptor instead.
 func (*Token) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{35}
+	return file_team_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Token) GetId() int64 {
@@ -2318,7 +2525,7 @@ type CreateTokenRequest struct {
 
 func (x *CreateTokenRequest) Reset() {
 	*x = CreateTokenRequest{}
-	mi := &file_team_proto_msgTypes[36]
+	mi := &file_team_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2330,7 +2537,7 @@ func (x *CreateTokenRequest) String() string {
 func (*CreateTokenRequest) ProtoMessage() {}
 
 func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[36]
+	mi := &file_team_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2343,7 +2550,7 @@ func (x *CreateTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenRequest.ProtoReflect.Descriptor instead.
 func (*CreateTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{36}
+	return file_team_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CreateTokenRequest) GetName() string {
@@ -2378,7 +2585,7 @@ type CreateTokenResponse struct {
 
 func (x *CreateTokenResponse) Reset() {
 	*x = CreateTokenResponse{}
-	mi := &file_team_proto_msgTypes[37]
+	mi := &file_team_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2390,7 +2597,7 @@ func (x *CreateTokenResponse) String() string {
 func (*CreateTokenResponse) ProtoMessage() {}
 
 func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[37]
+	mi := &file_team_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2403,7 +2610,7 @@ func (x *CreateTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTokenResponse.ProtoReflect.Descriptor instead.
 func (*CreateTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{37}
+	return file_team_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CreateTokenResponse) GetToken() *Token {
@@ -2429,7 +2636,7 @@ type ListTokensRequest struct {
 
 func (x *ListTokensRequest) Reset() {
 	*x = ListTokensRequest{}
-	mi := &file_team_proto_msgTypes[38]
+	mi := &file_team_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2441,7 +2648,7 @@ func (x *ListTokensRequest) String() string {
 func (*ListTokensRequest) ProtoMessage() {}
 
 func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[38]
+	mi := &file_team_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2454,7 +2661,7 @@ func (x *ListTokensRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensRequest.ProtoReflect.Descriptor instead.
 func (*ListTokensRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{38}
+	return file_team_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ListTokensRequest) GetTeamId() int64 {
@@ -2473,7 +2680,7 @@ type ListTokensResponse struct {
 
 func (x *ListTokensResponse) Reset() {
 	*x = ListTokensResponse{}
-	mi := &file_team_proto_msgTypes[39]
+	mi := &file_team_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2485,7 +2692,7 @@ func (x *ListTokensResponse) String() string {
 func (*ListTokensResponse) ProtoMessage() {}
 
 func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[39]
+	mi := &file_team_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2498,7 +2705,7 @@ func (x *ListTokensResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTokensResponse.ProtoReflect.Descriptor instead.
 func (*ListTokensResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{39}
+	return file_team_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ListTokensResponse) GetTokens() []*Token {
@@ -2517,7 +2724,7 @@ type RevokeTokenRequest struct {
 
 func (x *RevokeTokenRequest) Reset() {
 	*x = RevokeTokenRequest{}
-	mi := &file_team_proto_msgTypes[40]
+	mi := &file_team_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2529,7 +2736,7 @@ func (x *RevokeTokenRequest) String() string {
 func (*RevokeTokenRequest) ProtoMessage() {}
 
 func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[40]
+	mi := &file_team_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2542,7 +2749,7 @@ func (x *RevokeTokenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenRequest.ProtoReflect.Descriptor instead.
 func (*RevokeTokenRequest) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{40}
+	return file_team_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *RevokeTokenRequest) GetId() int64 {
@@ -2560,7 +2767,7 @@ type RevokeTokenResponse struct {
 
 func (x *RevokeTokenResponse) Reset() {
 	*x = RevokeTokenResponse{}
-	mi := &file_team_proto_msgTypes[41]
+	mi := &file_team_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2572,7 +2779,7 @@ func (x *RevokeTokenResponse) String() string {
 func (*RevokeTokenResponse) ProtoMessage() {}
 
 func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_team_proto_msgTypes[41]
+	mi := &file_team_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2585,7 +2792,134 @@ func (x *RevokeTokenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RevokeTokenResponse.ProtoReflect.Descriptor instead.
 func (*RevokeTokenResponse) Descriptor() ([]byte, []int) {
-	return file_team_proto_rawDescGZIP(), []int{41}
+	return file_team_proto_rawDescGZIP(), []int{43}
+}
+
+// SetTeamHooksRequest replaces a team's whole set of hooks. A hook is
+// matched to a stored one by script_name, in any case: a stored hook that
+// differs is updated, a new one created, a stored one the set lacks
+// deleted; every change is recorded in the history under one revision.
+type SetTeamHooksRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	TeamId int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	// hooks is the new set; each hook's id, team_id and updated_* fields are ignored.
+	Hooks []*TeamHook `protobuf:"bytes,2,rep,name=hooks,proto3" json:"hooks,omitempty"`
+	// expected_revision, when not 0, must be the team's revision, else the call is aborted and nothing changes.
+	ExpectedRevision int64 `protobuf:"varint,3,opt,name=expected_revision,json=expectedRevision,proto3" json:"expected_revision,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SetTeamHooksRequest) Reset() {
+	*x = SetTeamHooksRequest{}
+	mi := &file_team_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamHooksRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamHooksRequest) ProtoMessage() {}
+
+func (x *SetTeamHooksRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamHooksRequest.ProtoReflect.Descriptor instead.
+func (*SetTeamHooksRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *SetTeamHooksRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *SetTeamHooksRequest) GetHooks() []*TeamHook {
+	if x != nil {
+		return x.Hooks
+	}
+	return nil
+}
+
+func (x *SetTeamHooksRequest) GetExpectedRevision() int64 {
+	if x != nil {
+		return x.ExpectedRevision
+	}
+	return 0
+}
+
+type SetTeamHooksResponse struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Hooks    []*TeamHook            `protobuf:"bytes,1,rep,name=hooks,proto3" json:"hooks,omitempty"`
+	Revision int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	// changed is false when the set already was the team's: no revision was made.
+	Changed       bool `protobuf:"varint,3,opt,name=changed,proto3" json:"changed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTeamHooksResponse) Reset() {
+	*x = SetTeamHooksResponse{}
+	mi := &file_team_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTeamHooksResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTeamHooksResponse) ProtoMessage() {}
+
+func (x *SetTeamHooksResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTeamHooksResponse.ProtoReflect.Descriptor instead.
+func (*SetTeamHooksResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *SetTeamHooksResponse) GetHooks() []*TeamHook {
+	if x != nil {
+		return x.Hooks
+	}
+	return nil
+}
+
+func (x *SetTeamHooksResponse) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+func (x *SetTeamHooksResponse) GetChanged() bool {
+	if x != nil {
+		return x.Changed
+	}
+	return false
 }
 
 var File_team_proto protoreflect.FileDescriptor
@@ -2679,12 +3013,32 @@ const file_team_proto_rawDesc = "" +
 	"\ateam_id\x18\x02 \x01(\x03R\x06teamId\x12)\n" +
 	"\x11last_sync_unix_ms\x18\x03 \x01(\x03R\x0elastSyncUnixMs\x12\x16\n" +
 	"\x06behind\x18\x04 \x01(\x03R\x06behind\x12\x14\n" +
-	"\x05stale\x18\x05 \x01(\bR\x05stale\".\n" +
+	"\x05stale\x18\x05 \x01(\bR\x05stale\"\xdc\x01\n" +
 	"\x13ListMachinesRequest\x12\x17\n" +
-	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\"q\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x1b\n" +
+	"\tpage_size\x18\x02 \x01(\x05R\bpageSize\x12\x1d\n" +
+	"\n" +
+	"page_token\x18\x03 \x01(\tR\tpageToken\x12\x1d\n" +
+	"\n" +
+	"stale_only\x18\x04 \x01(\bR\tstaleOnly\x12\x1f\n" +
+	"\vbehind_only\x18\x05 \x01(\bR\n" +
+	"behindOnly\x12\x16\n" +
+	"\x06prefix\x18\x06 \x01(\tR\x06prefix\x12\x18\n" +
+	"\aversion\x18\a \x01(\tR\aversion\"\xd2\x01\n" +
 	"\x14ListMachinesResponse\x12=\n" +
 	"\bmachines\x18\x01 \x03(\v2!.agenthooks.team.v1.MachineStatusR\bmachines\x12\x1a\n" +
-	"\brevision\x18\x02 \x01(\x03R\brevision\"\xf7\x01\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\x12&\n" +
+	"\x0fnext_page_token\x18\x03 \x01(\tR\rnextPageToken\x127\n" +
+	"\x06counts\x18\x04 \x01(\v2\x1f.agenthooks.team.v1.FleetCountsR\x06counts\"\xc3\x01\n" +
+	"\vFleetCounts\x12\x14\n" +
+	"\x05total\x18\x01 \x01(\x03R\x05total\x12\x14\n" +
+	"\x05stale\x18\x02 \x01(\x03R\x05stale\x12\x16\n" +
+	"\x06behind\x18\x03 \x01(\x03R\x06behind\x129\n" +
+	"\bversions\x18\x04 \x03(\v2\x1d.agenthooks.team.v1.NameCountR\bversions\x125\n" +
+	"\x06agents\x18\x05 \x03(\v2\x1d.agenthooks.team.v1.NameCountR\x06agents\";\n" +
+	"\tNameCount\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
+	"\bmachines\x18\x02 \x01(\x03R\bmachines\"\xf7\x01\n" +
 	"\x14ListDecisionsRequest\x12\x17\n" +
 	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x1f\n" +
 	"\vscript_name\x18\x02 \x01(\tR\n" +
@@ -2773,10 +3127,18 @@ const file_team_proto_rawDesc = "" +
 	"\x06tokens\x18\x01 \x03(\v2\x19.agenthooks.team.v1.TokenR\x06tokens\"$\n" +
 	"\x12RevokeTokenRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\"\x15\n" +
-	"\x13RevokeTokenResponse2\xeb\x01\n" +
+	"\x13RevokeTokenResponse\"\x8f\x01\n" +
+	"\x13SetTeamHooksRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x122\n" +
+	"\x05hooks\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12+\n" +
+	"\x11expected_revision\x18\x03 \x01(\x03R\x10expectedRevision\"\x80\x01\n" +
+	"\x14SetTeamHooksResponse\x122\n" +
+	"\x05hooks\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12\x1a\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\x12\x18\n" +
+	"\achanged\x18\x03 \x01(\bR\achanged2\xeb\x01\n" +
 	"\x10TeamHooksService\x12f\n" +
 	"\fGetTeamHooks\x12'.agenthooks.team.v1.GetTeamHooksRequest\x1a(.agenthooks.team.v1.GetTeamHooksResponse\"\x03\x90\x02\x01\x12o\n" +
-	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xcc\v\n" +
+	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xaf\f\n" +
 	"\fAdminService\x12[\n" +
 	"\n" +
 	"CreateTeam\x12%.agenthooks.team.v1.CreateTeamRequest\x1a&.agenthooks.team.v1.CreateTeamResponse\x12]\n" +
@@ -2797,7 +3159,8 @@ const file_team_proto_rawDesc = "" +
 	"\fSetTeamAudit\x12'.agenthooks.team.v1.SetTeamAuditRequest\x1a(.agenthooks.team.v1.SetTeamAuditResponse\x12g\n" +
 	"\x0eSetTeamSandbox\x12).agenthooks.team.v1.SetTeamSandboxRequest\x1a*.agenthooks.team.v1.SetTeamSandboxResponse\x12f\n" +
 	"\fListMachines\x12'.agenthooks.team.v1.ListMachinesRequest\x1a(.agenthooks.team.v1.ListMachinesResponse\"\x03\x90\x02\x01\x12i\n" +
-	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01B5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
+	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01\x12a\n" +
+	"\fSetTeamHooks\x12'.agenthooks.team.v1.SetTeamHooksRequest\x1a(.agenthooks.team.v1.SetTeamHooksResponseB5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
 
 var (
 	file_team_proto_rawDescOnce sync.Once
@@ -2811,7 +3174,7 @@ func file_team_proto_rawDescGZIP() []byte {
 	return file_team_proto_rawDescData
 }
 
-var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_team_proto_goTypes = []any{
 	(*TeamHook)(nil),                // 0: agenthooks.team.v1.TeamHook
 	(*GetTeamHooksRequest)(nil),     // 1: agenthooks.team.v1.GetTeamHooksRequest
@@ -2828,33 +3191,37 @@ var file_team_proto_goTypes = []any{
 	(*MachineStatus)(nil),           // 12: agenthooks.team.v1.MachineStatus
 	(*ListMachinesRequest)(nil),     // 13: agenthooks.team.v1.ListMachinesRequest
 	(*ListMachinesResponse)(nil),    // 14: agenthooks.team.v1.ListMachinesResponse
-	(*ListDecisionsRequest)(nil),    // 15: agenthooks.team.v1.ListDecisionsRequest
-	(*ListDecisionsResponse)(nil),   // 16: agenthooks.team.v1.ListDecisionsResponse
-	(*CreateTeamRequest)(nil),       // 17: agenthooks.team.v1.CreateTeamRequest
-	(*CreateTeamResponse)(nil),      // 18: agenthooks.team.v1.CreateTeamResponse
-	(*ListTeamsRequest)(nil),        // 19: agenthooks.team.v1.ListTeamsRequest
-	(*ListTeamsResponse)(nil),       // 20: agenthooks.team.v1.ListTeamsResponse
-	(*CreateHookRequest)(nil),       // 21: agenthooks.team.v1.CreateHookRequest
-	(*CreateHookResponse)(nil),      // 22: agenthooks.team.v1.CreateHookResponse
-	(*UpdateHookRequest)(nil),       // 23: agenthooks.team.v1.UpdateHookRequest
-	(*UpdateHookResponse)(nil),      // 24: agenthooks.team.v1.UpdateHookResponse
-	(*SetHookActiveRequest)(nil),    // 25: agenthooks.team.v1.SetHookActiveRequest
-	(*SetHookActiveResponse)(nil),   // 26: agenthooks.team.v1.SetHookActiveResponse
-	(*DeleteHookRequest)(nil),       // 27: agenthooks.team.v1.DeleteHookRequest
-	(*DeleteHookResponse)(nil),      // 28: agenthooks.team.v1.DeleteHookResponse
-	(*ListHooksRequest)(nil),        // 29: agenthooks.team.v1.ListHooksRequest
-	(*ListHooksResponse)(nil),       // 30: agenthooks.team.v1.ListHooksResponse
-	(*HookProblem)(nil),             // 31: agenthooks.team.v1.HookProblem
-	(*HookChange)(nil),              // 32: agenthooks.team.v1.HookChange
-	(*ListHistoryRequest)(nil),      // 33: agenthooks.team.v1.ListHistoryRequest
-	(*ListHistoryResponse)(nil),     // 34: agenthooks.team.v1.ListHistoryResponse
-	(*Token)(nil),                   // 35: agenthooks.team.v1.Token
-	(*CreateTokenRequest)(nil),      // 36: agenthooks.team.v1.CreateTokenRequest
-	(*CreateTokenResponse)(nil),     // 37: agenthooks.team.v1.CreateTokenResponse
-	(*ListTokensRequest)(nil),       // 38: agenthooks.team.v1.ListTokensRequest
-	(*ListTokensResponse)(nil),      // 39: agenthooks.team.v1.ListTokensResponse
-	(*RevokeTokenRequest)(nil),      // 40: agenthooks.team.v1.RevokeTokenRequest
-	(*RevokeTokenResponse)(nil),     // 41: agenthooks.team.v1.RevokeTokenResponse
+	(*FleetCounts)(nil),             // 15: agenthooks.team.v1.FleetCounts
+	(*NameCount)(nil),               // 16: agenthooks.team.v1.NameCount
+	(*ListDecisionsRequest)(nil),    // 17: agenthooks.team.v1.ListDecisionsRequest
+	(*ListDecisionsResponse)(nil),   // 18: agenthooks.team.v1.ListDecisionsResponse
+	(*CreateTeamRequest)(nil),       // 19: agenthooks.team.v1.CreateTeamRequest
+	(*CreateTeamResponse)(nil),      // 20: agenthooks.team.v1.CreateTeamResponse
+	(*ListTeamsRequest)(nil),        // 21: agenthooks.team.v1.ListTeamsRequest
+	(*ListTeamsResponse)(nil),       // 22: agenthooks.team.v1.ListTeamsResponse
+	(*CreateHookRequest)(nil),       // 23: agenthooks.team.v1.CreateHookRequest
+	(*CreateHookResponse)(nil),      // 24: agenthooks.team.v1.CreateHookResponse
+	(*UpdateHookRequest)(nil),       // 25: agenthooks.team.v1.UpdateHookRequest
+	(*UpdateHookResponse)(nil),      // 26: agenthooks.team.v1.UpdateHookResponse
+	(*SetHookActiveRequest)(nil),    // 27: agenthooks.team.v1.SetHookActiveRequest
+	(*SetHookActiveResponse)(nil),   // 28: agenthooks.team.v1.SetHookActiveResponse
+	(*DeleteHookRequest)(nil),       // 29: agenthooks.team.v1.DeleteHookRequest
+	(*DeleteHookResponse)(nil),      // 30: agenthooks.team.v1.DeleteHookResponse
+	(*ListHooksRequest)(nil),        // 31: agenthooks.team.v1.ListHooksRequest
+	(*ListHooksResponse)(nil),       // 32: agenthooks.team.v1.ListHooksResponse
+	(*HookProblem)(nil),             // 33: agenthooks.team.v1.HookProblem
+	(*HookChange)(nil),              // 34: agenthooks.team.v1.HookChange
+	(*ListHistoryRequest)(nil),      // 35: agenthooks.team.v1.ListHistoryRequest
+	(*ListHistoryResponse)(nil),     // 36: agenthooks.team.v1.ListHistoryResponse
+	(*Token)(nil),                   // 37: agenthooks.team.v1.Token
+	(*CreateTokenRequest)(nil),      // 38: agenthooks.team.v1.CreateTokenRequest
+	(*CreateTokenResponse)(nil),     // 39: agenthooks.team.v1.CreateTokenResponse
+	(*ListTokensRequest)(nil),       // 40: agenthooks.team.v1.ListTokensRequest
+	(*ListTokensResponse)(nil),      // 41: agenthooks.team.v1.ListTokensResponse
+	(*RevokeTokenRequest)(nil),      // 42: agenthooks.team.v1.RevokeTokenRequest
+	(*RevokeTokenResponse)(nil),     // 43: agenthooks.team.v1.RevokeTokenResponse
+	(*SetTeamHooksRequest)(nil),     // 44: agenthooks.team.v1.SetTeamHooksRequest
+	(*SetTeamHooksResponse)(nil),    // 45: agenthooks.team.v1.SetTeamHooksResponse
 }
 var file_team_proto_depIdxs = []int32{
 	2,  // 0: agenthooks.team.v1.GetTeamHooksRequest.machine:type_name -> agenthooks.team.v1.Machine
@@ -2865,58 +3232,65 @@ var file_team_proto_depIdxs = []int32{
 	7,  // 5: agenthooks.team.v1.SetTeamAuditResponse.team:type_name -> agenthooks.team.v1.Team
 	2,  // 6: agenthooks.team.v1.MachineStatus.machine:type_name -> agenthooks.team.v1.Machine
 	12, // 7: agenthooks.team.v1.ListMachinesResponse.machines:type_name -> agenthooks.team.v1.MachineStatus
-	4,  // 8: agenthooks.team.v1.ListDecisionsResponse.decisions:type_name -> agenthooks.team.v1.Decision
-	7,  // 9: agenthooks.team.v1.CreateTeamResponse.team:type_name -> agenthooks.team.v1.Team
-	7,  // 10: agenthooks.team.v1.ListTeamsResponse.teams:type_name -> agenthooks.team.v1.Team
-	0,  // 11: agenthooks.team.v1.CreateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 12: agenthooks.team.v1.CreateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 13: agenthooks.team.v1.UpdateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 14: agenthooks.team.v1.UpdateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 15: agenthooks.team.v1.SetHookActiveResponse.hook:type_name -> agenthooks.team.v1.TeamHook
-	0,  // 16: agenthooks.team.v1.ListHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
-	31, // 17: agenthooks.team.v1.ListHooksResponse.problems:type_name -> agenthooks.team.v1.HookProblem
-	32, // 18: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
-	35, // 19: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
-	35, // 20: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
-	1,  // 21: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
-	5,  // 22: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
-	17, // 23: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
-	19, // 24: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
-	21, // 25: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
-	23, // 26: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
-	25, // 27: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
-	27, // 28: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
-	29, // 29: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
-	33, // 30: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
-	36, // 31: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
-	38, // 32: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
-	40, // 33: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
-	10, // 34: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
-	8,  // 35: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
-	13, // 36: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
-	15, // 37: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
-	3,  // 38: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
-	6,  // 39: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
-	18, // 40: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
-	20, // 41: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
-	22, // 42: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
-	24, // 43: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
-	26, // 44: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
-	28, // 45: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
-	30, // 46: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
-	34, // 47: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
-	37, // 48: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
-	39, // 49: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
-	41, // 50: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
-	11, // 51: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
-	9,  // 52: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
-	14, // 53: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
-	16, // 54: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
-	38, // [38:55] is the sub-list for method output_type
-	21, // [21:38] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	15, // 8: agenthooks.team.v1.ListMachinesResponse.counts:type_name -> agenthooks.team.v1.FleetCounts
+	16, // 9: agenthooks.team.v1.FleetCounts.versions:type_name -> agenthooks.team.v1.NameCount
+	16, // 10: agenthooks.team.v1.FleetCounts.agents:type_name -> agenthooks.team.v1.NameCount
+	4,  // 11: agenthooks.team.v1.ListDecisionsResponse.decisions:type_name -> agenthooks.team.v1.Decision
+	7,  // 12: agenthooks.team.v1.CreateTeamResponse.team:type_name -> agenthooks.team.v1.Team
+	7,  // 13: agenthooks.team.v1.ListTeamsResponse.teams:type_name -> agenthooks.team.v1.Team
+	0,  // 14: agenthooks.team.v1.CreateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 15: agenthooks.team.v1.CreateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 16: agenthooks.team.v1.UpdateHookRequest.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 17: agenthooks.team.v1.UpdateHookResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 18: agenthooks.team.v1.SetHookActiveResponse.hook:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 19: agenthooks.team.v1.ListHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
+	33, // 20: agenthooks.team.v1.ListHooksResponse.problems:type_name -> agenthooks.team.v1.HookProblem
+	34, // 21: agenthooks.team.v1.ListHistoryResponse.changes:type_name -> agenthooks.team.v1.HookChange
+	37, // 22: agenthooks.team.v1.CreateTokenResponse.token:type_name -> agenthooks.team.v1.Token
+	37, // 23: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
+	0,  // 24: agenthooks.team.v1.SetTeamHooksRequest.hooks:type_name -> agenthooks.team.v1.TeamHook
+	0,  // 25: agenthooks.team.v1.SetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
+	1,  // 26: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
+	5,  // 27: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
+	19, // 28: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
+	21, // 29: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
+	23, // 30: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
+	25, // 31: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
+	27, // 32: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
+	29, // 33: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
+	31, // 34: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
+	35, // 35: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
+	38, // 36: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
+	40, // 37: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
+	42, // 38: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
+	10, // 39: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
+	8,  // 40: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
+	13, // 41: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
+	17, // 42: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
+	44, // 43: agenthooks.team.v1.AdminService.SetTeamHooks:input_type -> agenthooks.team.v1.SetTeamHooksRequest
+	3,  // 44: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
+	6,  // 45: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
+	20, // 46: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
+	22, // 47: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
+	24, // 48: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
+	26, // 49: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
+	28, // 50: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
+	30, // 51: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
+	32, // 52: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
+	36, // 53: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
+	39, // 54: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
+	41, // 55: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
+	43, // 56: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
+	11, // 57: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
+	9,  // 58: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
+	14, // 59: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
+	18, // 60: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
+	45, // 61: agenthooks.team.v1.AdminService.SetTeamHooks:output_type -> agenthooks.team.v1.SetTeamHooksResponse
+	44, // [44:62] is the sub-list for method output_type
+	26, // [26:44] is the sub-list for method input_type
+	26, // [26:26] is the sub-list for extension type_name
+	26, // [26:26] is the sub-list for extension extendee
+	0,  // [0:26] is the sub-list for field type_name
 }
 
 func init() { file_team_proto_init() }
@@ -2930,7 +3304,7 @@ func file_team_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_team_proto_rawDesc), len(file_team_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   42,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -156,6 +156,7 @@ async function loadTeams(selectId) {
 
 async function selectTeam(id) {
   state.teamId = id;
+  resetFleetPages();
   sessionStorage.setItem(TEAM_KEY, id);
   closeEditor();
   $("new-hook").disabled = false;
@@ -183,22 +184,39 @@ async function refresh() {
   await Promise.all([refreshFleet(), refreshAudit()]);
 }
 
-// The fleet: every machine that synced the team, the stale ones marked.
+// The fleet: the team's counts, and one page of its machines at a time
+// (the server pages them in machine id order), with the filters.
+
+const FLEET_PAGE = 100;
+
+// fleet holds the tokens of the pages before the one shown (so that
+// Previous can go back) and the next page's token.
+const fleet = { before: [], current: "", next: "" };
+
+function resetFleetPages() {
+  fleet.before = [];
+  fleet.current = "";
+  fleet.next = "";
+}
 
 async function refreshFleet() {
-  const data = await call("ListMachines", { teamId: state.teamId });
+  const data = await call("ListMachines", {
+    teamId: state.teamId,
+    pageSize: FLEET_PAGE,
+    pageToken: fleet.current,
+    staleOnly: $("fleet-stale").checked,
+    behindOnly: $("fleet-behind").checked,
+    prefix: $("fleet-prefix").value.trim(),
+    version: $("fleet-version").value.trim(),
+  });
   const machines = data.machines || [];
   const body = $("machines").tBodies[0];
-  body.replaceChildren();
-  let stale = 0;
+  const rows = [];
   for (const m of machines) {
     const row = document.createElement("tr");
     const mc = m.machine || {};
     row.dataset.machine = mc.id || "";
-    if (m.stale) {
-      row.className = "stale";
-      stale++;
-    }
+    if (m.stale) row.className = "stale";
     cell(row, mc.hostname || "", "nowrap");
     cell(row, mc.id || "", "mono");
     cell(row, mc.os || "");
@@ -207,10 +225,34 @@ async function refreshFleet() {
     cell(row, m.behind || "0");
     cell(row, formatTime(m.lastSyncUnixMs), "nowrap");
     cell(row, (mc.agents || []).join(", "));
-    body.append(row);
+    rows.push(row);
   }
-  $("no-machines").hidden = machines.length > 0;
-  $("fleet-summary").textContent = machines.length ? machines.length + " machine(s), " + stale + " stale" : "";
+  body.replaceChildren(...rows);
+  fleet.next = data.nextPageToken || "";
+  const c = data.counts || {};
+  const total = Number(c.total || 0);
+  $("no-machines").hidden = total > 0;
+  $("fleet-summary").textContent = total ? total + " machine(s), " + (c.stale || "0") + " stale, " + (c.behind || "0") + " behind" : "";
+  const named = (label, list) => list && list.length ? label + ": " + list.map((n) => n.name + " " + n.machines).join(", ") : "";
+  $("fleet-versions").textContent = named("versions", (c.versions || []).map((n) => ({ name: n.name || "unknown", machines: n.machines })));
+  $("fleet-agents").textContent = named("agents", c.agents);
+  $("fleet-counts").hidden = total === 0;
+  $("fleet-prev").disabled = fleet.before.length === 0;
+  $("fleet-next").disabled = fleet.next === "";
+  $("fleet-page").textContent = total ? "page " + (fleet.before.length + 1) + (machines.length ? "" : " (no machine matches)") : "";
+}
+
+async function fleetNext() {
+  if (!fleet.next) return;
+  fleet.before.push(fleet.current);
+  fleet.current = fleet.next;
+  await refreshFleet();
+}
+
+async function fleetPrev() {
+  if (fleet.before.length === 0) return;
+  fleet.current = fleet.before.pop();
+  await refreshFleet();
 }
 
 // The audit: the team's setting, and what members' machines sent.
@@ -471,6 +513,13 @@ function start() {
     e.preventDefault();
     guarded(saveAudit);
   });
+  $("fleet-filter").addEventListener("submit", (e) => {
+    e.preventDefault();
+    resetFleetPages();
+    guarded(refreshFleet);
+  });
+  $("fleet-next").addEventListener("click", () => guarded(fleetNext));
+  $("fleet-prev").addEventListener("click", () => guarded(fleetPrev));
   $("audit-filter").addEventListener("submit", (e) => {
     e.preventDefault();
     guarded(refreshAudit);

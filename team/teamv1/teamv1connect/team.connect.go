@@ -84,6 +84,9 @@ const (
 	// AdminServiceListDecisionsProcedure is the fully-qualified name of the AdminService's
 	// ListDecisions RPC.
 	AdminServiceListDecisionsProcedure = "/agenthooks.team.v1.AdminService/ListDecisions"
+	// AdminServiceSetTeamHooksProcedure is the fully-qualified name of the AdminService's SetTeamHooks
+	// RPC.
+	AdminServiceSetTeamHooksProcedure = "/agenthooks.team.v1.AdminService/SetTeamHooks"
 )
 
 // TeamHooksServiceClient is a client for the agenthooks.team.v1.TeamHooksService service.
@@ -207,6 +210,9 @@ type AdminServiceClient interface {
 	SetTeamSandbox(context.Context, *connect.Request[teamv1.SetTeamSandboxRequest]) (*connect.Response[teamv1.SetTeamSandboxResponse], error)
 	ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error)
 	ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error)
+	// SetTeamHooks makes a set of hooks the team's whole set, as one
+	// revision (what agenthooks team push sends).
+	SetTeamHooks(context.Context, *connect.Request[teamv1.SetTeamHooksRequest]) (*connect.Response[teamv1.SetTeamHooksResponse], error)
 }
 
 // NewAdminServiceClient constructs a client for the agenthooks.team.v1.AdminService service. By
@@ -316,6 +322,12 @@ func NewAdminServiceClient(httpClient connect.HTTPClient, baseURL string, opts .
 			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 			connect.WithClientOptions(opts...),
 		),
+		setTeamHooks: connect.NewClient[teamv1.SetTeamHooksRequest, teamv1.SetTeamHooksResponse](
+			httpClient,
+			baseURL+AdminServiceSetTeamHooksProcedure,
+			connect.WithSchema(adminServiceMethods.ByName("SetTeamHooks")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -336,6 +348,7 @@ type adminServiceClient struct {
 	setTeamSandbox *connect.Client[teamv1.SetTeamSandboxRequest, teamv1.SetTeamSandboxResponse]
 	listMachines   *connect.Client[teamv1.ListMachinesRequest, teamv1.ListMachinesResponse]
 	listDecisions  *connect.Client[teamv1.ListDecisionsRequest, teamv1.ListDecisionsResponse]
+	setTeamHooks   *connect.Client[teamv1.SetTeamHooksRequest, teamv1.SetTeamHooksResponse]
 }
 
 // CreateTeam calls agenthooks.team.v1.AdminService.CreateTeam.
@@ -413,6 +426,11 @@ func (c *adminServiceClient) ListDecisions(ctx context.Context, req *connect.Req
 	return c.listDecisions.CallUnary(ctx, req)
 }
 
+// SetTeamHooks calls agenthooks.team.v1.AdminService.SetTeamHooks.
+func (c *adminServiceClient) SetTeamHooks(ctx context.Context, req *connect.Request[teamv1.SetTeamHooksRequest]) (*connect.Response[teamv1.SetTeamHooksResponse], error) {
+	return c.setTeamHooks.CallUnary(ctx, req)
+}
+
 // AdminServiceHandler is an implementation of the agenthooks.team.v1.AdminService service.
 type AdminServiceHandler interface {
 	CreateTeam(context.Context, *connect.Request[teamv1.CreateTeamRequest]) (*connect.Response[teamv1.CreateTeamResponse], error)
@@ -430,6 +448,9 @@ type AdminServiceHandler interface {
 	SetTeamSandbox(context.Context, *connect.Request[teamv1.SetTeamSandboxRequest]) (*connect.Response[teamv1.SetTeamSandboxResponse], error)
 	ListMachines(context.Context, *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error)
 	ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error)
+	// SetTeamHooks makes a set of hooks the team's whole set, as one
+	// revision (what agenthooks team push sends).
+	SetTeamHooks(context.Context, *connect.Request[teamv1.SetTeamHooksRequest]) (*connect.Response[teamv1.SetTeamHooksResponse], error)
 }
 
 // NewAdminServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -535,6 +556,12 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
 		connect.WithHandlerOptions(opts...),
 	)
+	adminServiceSetTeamHooksHandler := connect.NewUnaryHandler(
+		AdminServiceSetTeamHooksProcedure,
+		svc.SetTeamHooks,
+		connect.WithSchema(adminServiceMethods.ByName("SetTeamHooks")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/agenthooks.team.v1.AdminService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case AdminServiceCreateTeamProcedure:
@@ -567,6 +594,8 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 			adminServiceListMachinesHandler.ServeHTTP(w, r)
 		case AdminServiceListDecisionsProcedure:
 			adminServiceListDecisionsHandler.ServeHTTP(w, r)
+		case AdminServiceSetTeamHooksProcedure:
+			adminServiceSetTeamHooksHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -634,4 +663,8 @@ func (UnimplementedAdminServiceHandler) ListMachines(context.Context, *connect.R
 
 func (UnimplementedAdminServiceHandler) ListDecisions(context.Context, *connect.Request[teamv1.ListDecisionsRequest]) (*connect.Response[teamv1.ListDecisionsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.ListDecisions is not implemented"))
+}
+
+func (UnimplementedAdminServiceHandler) SetTeamHooks(context.Context, *connect.Request[teamv1.SetTeamHooksRequest]) (*connect.Response[teamv1.SetTeamHooksResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.SetTeamHooks is not implemented"))
 }

@@ -1,0 +1,42 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/internal/proc"
+)
+
+// MissingPrograms reports each command hook whose program is not there
+// (proc.MissingProgram): it fails at every run, which lets the step
+// through unless the hook is failClosed, which then blocks every step. A
+// path with no executable file behind it is certainly missing, and so
+// disarms the hook (Problem.Disarms); a name on no folder of env's PATH
+// is a warning, since PATH is this process's, which may not be the
+// agent's.
+func MissingPrograms(hooks []*Hook, env []string) []Problem {
+	var out []Problem
+	for _, h := range hooks {
+		if h.Type != TypeCommand {
+			continue
+		}
+		name, missing := proc.MissingProgram(h.Command, h.Dir, env)
+		if !missing {
+			continue
+		}
+		effect := "lets the step through"
+		if h.FailClosed {
+			effect = "blocks the step (failClosed)"
+		}
+		p := Problem{File: h.File, Severity: Error, Disarms: true,
+			Message: fmt.Sprintf("%s[%d]: %q is not an executable file (looked for from %s): the hook fails at every run, which %s", h.Step, h.Index, name, h.Dir, effect),
+			Fix:     "create the script and chmod +x it, or correct the command"}
+		if !strings.Contains(name, "/") {
+			p.Severity, p.Disarms = Warning, false
+			p.Message = fmt.Sprintf("%s[%d]: %q is in no folder of this PATH: the hook fails at every run, which %s", h.Step, h.Index, name, effect)
+			p.Fix = "install it, or name it by its full path"
+		}
+		out = append(out, p)
+	}
+	return out
+}

@@ -1,5 +1,0 @@
-//go:build !windows
-
-package host
-
-func normVar(k string) string { return k }

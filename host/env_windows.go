@@ -1,8 +1,0 @@
-//go:build windows
-
-package host
-
-import "strings"
-
-// Windows environment names are case-insensitive.
-func normVar(k string) string { return strings.ToUpper(k) }

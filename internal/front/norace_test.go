@@ -1,5 +1,0 @@
-//go:build unix && !race
-
-package front_test
-
-const raceEnabled = false

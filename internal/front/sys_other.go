@@ -1,9 +1,0 @@
-//go:build !linux
-
-package front
-
-import "syscall"
-
-// childAttr adds nothing where the kernel has no parent-death signal; the
-// child is stopped by the signals this process forwards.
-func childAttr() *syscall.SysProcAttr { return nil }

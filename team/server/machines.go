@@ -1,0 +1,98 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"strings"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/agenthooks/agenthooks/team/store"
+	teamv1 "github.com/agenthooks/agenthooks/team/teamv1"
+)
+
+// ListMachines answers one page of the fleet and the team's counts. It
+// writes this replica's pending reports first, so that a machine that
+// just synced through it is listed; a failed write is logged and the
+// listing goes on with what the database holds (the reports wait for
+// the next write).
+func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.ListMachinesRequest]) (*connect.Response[teamv1.ListMachinesResponse], error) {
+	m := req.Msg
+	if m.GetTeamId() == 0 {
+		return nil, invalid("team_id", "is not set", "give the id of the team (ListTeams shows them)")
+	}
+	if m.GetPageSize() < 0 || m.GetPageSize() > store.MaxMachinePage {
+		return nil, invalid("page_size", "is not from 0 to 1000", "ask for at most 1000 machines a page, or 0 for 100")
+	}
+	after, ok := parsePageToken(m.GetPageToken())
+	if !ok {
+		return nil, invalid("page_token", "is not a token this server handed out", "send the next_page_token of the previous answer, or none for the first page")
+	}
+	t, err := a.s.cfg.Store.Team(ctx, m.GetTeamId())
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	if err := a.s.fleet.flush(ctx); err != nil {
+		a.s.log.Warn("could not record machines' reports before listing them; they are kept for the next try", "err", err)
+	}
+	now := time.Now()
+	staleBefore := now.Add(-StaleAfter).UnixMilli()
+	page, err := a.s.cfg.Store.ListMachines(ctx, store.MachineQuery{
+		TeamID: t.ID, Revision: t.Revision, StaleBeforeMs: staleBefore,
+		StaleOnly: m.GetStaleOnly(), BehindOnly: m.GetBehindOnly(),
+		Prefix: cleanText(m.GetPrefix(), 255, false), Version: cleanText(m.GetVersion(), 64, false),
+		After: after, Limit: int(m.GetPageSize()),
+	})
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	counts, err := a.s.cfg.Store.CountMachines(ctx, t.ID, t.Revision, staleBefore)
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	resp := &teamv1.ListMachinesResponse{Revision: t.Revision, Machines: make([]*teamv1.MachineStatus, len(page.Machines)),
+		NextPageToken: pageToken(page.Next), Counts: countsToProto(counts)}
+	for i, ms := range page.Machines {
+		resp.Machines[i] = machineStatus(ms, t.Revision, now)
+	}
+	return connect.NewResponse(resp), nil
+}
+
+// pageTokenPrefix versions the fleet's page tokens: a later order can
+// refuse an older token rather than misread it.
+const pageTokenPrefix = "m1:"
+
+// pageToken is the opaque token of the page after machine id after; ""
+// when there is none.
+func pageToken(after string) string {
+	if after == "" {
+		return ""
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(pageTokenPrefix + after))
+}
+
+// parsePageToken reads a token pageToken made: the machine id a page
+// starts after ("" for the first page).
+func parsePageToken(tok string) (string, bool) {
+	if tok == "" {
+		return "", true
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(tok)
+	if err != nil {
+		return "", false
+	}
+	after, ok := strings.CutPrefix(string(raw), pageTokenPrefix)
+	return after, ok && machineIDRE().MatchString(after)
+}
+
+func countsToProto(c store.FleetCounts) *teamv1.FleetCounts {
+	names := func(ns []store.NameCount) []*teamv1.NameCount {
+		out := make([]*teamv1.NameCount, len(ns))
+		for i, n := range ns {
+			out[i] = &teamv1.NameCount{Name: n.Name, Machines: n.Machines}
+		}
+		return out
+	}
+	return &teamv1.FleetCounts{Total: c.Total, Stale: c.Stale, Behind: c.Behind, Versions: names(c.Versions), Agents: names(c.Agents)}
+}

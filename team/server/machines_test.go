@@ -1,0 +1,65 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"connectrpc.com/connect"
+
+	"github.com/agenthooks/agenthooks/team/teamv1"
+)
+
+// TestListMachinesPages: machines that synced through the server are
+// listed a page at a time through the API, with the team's counts on
+// every page; a token the server did not hand out, or a page too large,
+// is refused naming the field.
+func TestListMachinesPages(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		p := protocols[0]
+		for i := range 25 {
+			if _, err := e.hooksClient(e.member, p).GetTeamHooks(ctx, connect.NewRequest(&teamv1.GetTeamHooksRequest{
+				Machine: &teamv1.Machine{Id: fmt.Sprintf("m%02d", i), Hostname: fmt.Sprint("host-", i), Version: "v1", Agents: []string{"claude"}}})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		adm := e.adminClient(e.admin, p)
+		var ids []string
+		token := ""
+		for pages := 1; ; pages++ {
+			res, err := adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, PageSize: 10, PageToken: token}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := res.Msg.Counts
+			if c.GetTotal() != 25 || c.GetStale() != 0 || len(c.GetVersions()) != 1 || c.GetVersions()[0].GetMachines() != 25 ||
+				len(c.GetAgents()) != 1 || c.GetAgents()[0].GetName() != "claude" {
+				t.Fatalf("page %d: counts %v", pages, c)
+			}
+			for _, m := range res.Msg.Machines {
+				ids = append(ids, m.Machine.Id)
+			}
+			token = res.Msg.NextPageToken
+			if token == "" {
+				if pages != 3 {
+					t.Fatalf("%d pages of 10 for 25 machines", pages)
+				}
+				break
+			}
+		}
+		if len(ids) != 25 || ids[0] != "m00" || ids[24] != "m24" {
+			t.Fatalf("listed %v", ids)
+		}
+		res, err := adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, Prefix: "HOST-2"}))
+		if err != nil || len(res.Msg.Machines) != 6 || res.Msg.NextPageToken != "" {
+			t.Fatalf("prefix host-2: %v, %v", res, err)
+		}
+		for _, bad := range []string{"not a token", "bTI6eA", "bTE6Li4vZXRj"} {
+			_, err := adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, PageToken: bad}))
+			wantCode(t, "page token "+bad, err, connect.CodeInvalidArgument)
+		}
+		_, err = adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, PageSize: 1001}))
+		wantCode(t, "page size 1001", err, connect.CodeInvalidArgument)
+	})
+}

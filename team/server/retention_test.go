@@ -1,0 +1,128 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/agenthooks/agenthooks/team/store"
+	"github.com/agenthooks/agenthooks/team/teamv1"
+)
+
+// pruneWatch is a store that records the pruner's chunks.
+type pruneWatch struct {
+	store.Store
+	mu      sync.Mutex
+	limits  []int
+	deleted int
+}
+
+func (p *pruneWatch) PruneDecisions(ctx context.Context, limit int) (int, error) {
+	n, err := p.Store.PruneDecisions(ctx, limit)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.limits = append(p.limits, limit)
+	p.deleted += n
+	return n, err
+}
+
+func (p *pruneWatch) total() (int, []int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.deleted, append([]int(nil), p.limits...)
+}
+
+// TestRetentionPrunesInTheBackground: a shorter retention set through
+// the API makes the server prune at once, in chunks of at most 10,000,
+// while uploads keep landing; what is within the retention stays.
+func TestRetentionPrunesInTheBackground(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			var watch *pruneWatch
+			e := start(t, b, func(c *Config) {
+				watch = &pruneWatch{Store: c.Store}
+				c.Store = watch
+			})
+			ctx := context.Background()
+			if _, err := e.store.SetTeamAudit(ctx, e.team.ID, true, 30); err != nil {
+				t.Fatal(err)
+			}
+			const old = 1500
+			now := time.Now()
+			for i := 0; i < old; i += 500 {
+				var batch []store.Decision
+				for j := i; j < i+500; j++ {
+					batch = append(batch, store.Decision{MachineID: "m1", RecordID: fmt.Sprint("old", j), AtMs: now.Add(-10 * 24 * time.Hour).UnixMilli(), Step: "stop"})
+				}
+				if _, err := e.store.AddDecisions(ctx, e.team.ID, batch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := e.adminClient(e.admin, protocols[0]).SetTeamAudit(ctx, connect.NewRequest(&teamv1.SetTeamAuditRequest{
+				TeamId: e.team.ID, Audit: true, AuditRetentionDays: 7})); err != nil {
+				t.Fatal(err)
+			}
+			up := e.hooksClient(e.member, protocols[0])
+			deadline := time.Now().Add(30 * time.Second)
+			for i := 0; ; i++ {
+				res, err := up.UploadDecisions(ctx, connect.NewRequest(&teamv1.UploadDecisionsRequest{Machine: &teamv1.Machine{Id: "m2"},
+					Decisions: []*teamv1.Decision{{Id: fmt.Sprint("new", i), AtUnixMs: time.Now().UnixMilli(), Step: "stop", Outcome: "deny"}}}))
+				if err != nil || res.Msg.Accepted != 1 {
+					t.Fatalf("an upload while pruning: %v, %v", res, err)
+				}
+				if n, _ := watch.total(); n == old {
+					break
+				}
+				if time.Now().After(deadline) {
+					n, limits := watch.total()
+					t.Fatalf("the pruner deleted %d of %d in 30 s (chunks %v)", n, old, limits)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			_, limits := watch.total()
+			for _, l := range limits {
+				if l > pruneChunkMax || l < pruneChunkMin {
+					t.Fatalf("a chunk of %d rows, outside %d..%d", l, pruneChunkMin, pruneChunkMax)
+				}
+			}
+			got, err := e.store.Decisions(ctx, store.DecisionFilter{TeamID: e.team.ID, MachineID: "m2", Limit: 1000})
+			if err != nil || len(got) == 0 {
+				t.Fatalf("the uploads made while pruning: %d, %v", len(got), err)
+			}
+		})
+	}
+}
+
+// TestPruneChunkAdapts: a slow chunk halves the next, a quick full one
+// doubles it, within bounds.
+func TestPruneChunkAdapts(t *testing.T) {
+	p := newPruner(nil, nil)
+	for _, c := range []struct {
+		n    int
+		took time.Duration
+		want int
+	}{
+		{10_000, 300 * time.Millisecond, 5000},
+		{5000, 120 * time.Millisecond, 2500},
+		{2500, 60 * time.Millisecond, 2500},
+		{2500, 5 * time.Millisecond, 5000},
+		{100, 5 * time.Millisecond, 5000}, // the last, short chunk says nothing
+		{5000, 5 * time.Millisecond, 10_000},
+		{10_000, 5 * time.Millisecond, 10_000},
+	} {
+		p.adapt(c.n, c.took)
+		if p.chunk != c.want {
+			t.Fatalf("after %d rows in %v the chunk is %d, want %d", c.n, c.took, p.chunk, c.want)
+		}
+	}
+	for range 20 {
+		p.adapt(p.chunk, time.Second)
+	}
+	if p.chunk != pruneChunkMin {
+		t.Fatalf("the chunk shrank to %d, want %d", p.chunk, pruneChunkMin)
+	}
+}

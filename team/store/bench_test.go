@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// benchFleet is the fleet size of BenchmarkRecordMachines: a flush of
+// every machine of a company of 100,000 developers, as the issue of
+// scale asks, with -args -bench.fleet=100000.
+var benchFleet = flag.Int("bench.fleet", 10_000, "machines in one fleet flush of BenchmarkRecordMachines")
+
+// BenchmarkRecordMachines times one fleet flush of benchFleet machines
+// that are already stored (each a newer report: the steady state), on
+// each backend.
+func BenchmarkRecordMachines(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := openT(b, be.url(b), Options{})
+			ctx := context.Background()
+			team := mustTeam(b, s, "fleet")
+			ms := make([]MachineReport, *benchFleet)
+			now := time.Now().UnixMilli()
+			for i := range ms {
+				ms[i] = MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%07d", i), Hostname: fmt.Sprintf("laptop-%d", i), OS: "Linux",
+					Version: "v1.4.0", InstalledRevision: 3, Agents: []string{"claude", "codex"}, TokenName: "laptops", LastSyncMs: now}
+			}
+			if err := s.RecordMachines(ctx, ms); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for n := range b.N {
+				for i := range ms {
+					ms[i].LastSyncMs = now + int64(n) + 1
+				}
+				if err := s.RecordMachines(ctx, ms); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/flush")
+		})
+	}
+}
+
+// BenchmarkFleetView times what the fleet view reads for its first page
+// at benchFleet machines: the team's counts and one page of 100.
+func BenchmarkFleetView(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := openT(b, be.url(b), Options{})
+			ctx := context.Background()
+			team := mustTeam(b, s, "fleet")
+			ms := make([]MachineReport, *benchFleet)
+			now := time.Now()
+			for i := range ms {
+				ms[i] = MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%07d", i), Hostname: fmt.Sprintf("laptop-%d", i), OS: "Linux",
+					Version: []string{"v1.4.0", "v1.3.2", "v1.2.0"}[i%3], InstalledRevision: int64(i % 4), Agents: [][]string{{"claude"}, {"claude", "codex"}, {"cursor"}}[i%3],
+					TokenName: "laptops", LastSyncMs: now.Add(-time.Duration(i) * time.Second).UnixMilli()}
+			}
+			if err := s.RecordMachines(ctx, ms); err != nil {
+				b.Fatal(err)
+			}
+			staleBefore := now.Add(-24 * time.Hour).UnixMilli()
+			b.ResetTimer()
+			for range b.N {
+				if _, err := s.CountMachines(ctx, team.ID, 3, staleBefore); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.ListMachines(ctx, MachineQuery{TeamID: team.ID, Revision: 3, StaleBeforeMs: staleBefore}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/view")
+		})
+	}
+}
+
+// BenchmarkAddDecisions times one upload of 500 decisions (an upload's
+// most) on each backend.
+func BenchmarkAddDecisions(b *testing.B) {
+	for _, be := range backends {
+		b.Run(be.name, func(b *testing.B) {
+			s := openT(b, be.url(b), Options{})
+			ctx := context.Background()
+			team := mustTeam(b, s, "audit")
+			if _, err := s.SetTeamAudit(ctx, team.ID, true, 30); err != nil {
+				b.Fatal(err)
+			}
+			now := time.Now().UnixMilli()
+			b.ResetTimer()
+			for n := range b.N {
+				ds := make([]Decision, 500)
+				for i := range ds {
+					ds[i] = Decision{MachineID: fmt.Sprint("m", i%50), Hostname: "laptop", RecordID: fmt.Sprintf("r%d-%d", n, i), AtMs: now,
+						Step: "beforeShellExecution", Outcome: "deny", Decision: "deny", ScriptName: "guard.sh", Agent: "claude",
+						What: "git push --force origin main", Message: "force pushes go through review"}
+				}
+				if got, err := s.AddDecisions(ctx, team.ID, ds); err != nil || got != len(ds) {
+					b.Fatalf("added %d of %d: %v", got, len(ds), err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*500), "µs/decision")
+		})
+	}
+}
