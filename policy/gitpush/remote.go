@@ -191,12 +191,9 @@ func (r *gitResolver) pushConfigured(inv gitInv) bool {
 		return inv.noConfig
 	}
 	r.consulted = true
-	e, ok := r.configured(gitLocation{dir: inv.dir, gitDir: inv.gitDir})
-	if !ok {
-		// A directory that does not exist holds no repository to
-		// configure a push (git fails there); otherwise unknown.
-		_, err := os.Stat(inv.dir)
-		return !errors.Is(err, fs.ErrNotExist)
+	if _, err := os.Stat(inv.dir); errors.Is(err, fs.ErrNotExist) {
+		return false // no repository there to configure a push (git fails there)
 	}
-	return e.pushConfig
+	e, ok := r.configured(gitLocation{dir: inv.dir, gitDir: inv.gitDir})
+	return !ok || e.pushConfig
 }
