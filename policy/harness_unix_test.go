@@ -274,6 +274,7 @@ type verdicts struct {
 	pushRules          []string // rules that say "this is a push"
 	protectedOnly      bool     // a miss is a protected ref moved (else any ref)
 	runs, pushes, miss int
+	protectedPushes    int // runs that moved a protected branch
 	falseDenials       int
 }
 
@@ -288,6 +289,9 @@ func (v *verdicts) check(t testing.TB, shell, line string, j judged, o outcome, 
 	v.runs++
 	if len(o.changed) > 0 {
 		v.pushes++
+	}
+	if o.protected {
+		v.protectedPushes++
 	}
 	harmful := len(o.changed) > 0
 	if v.protectedOnly {
@@ -304,7 +308,8 @@ func (v *verdicts) check(t testing.TB, shell, line string, j judged, o outcome, 
 }
 
 func (v *verdicts) String() string {
-	return fmt.Sprintf("%s: %d runs, %d pushed, %d misses, %d false denials", v.name, v.runs, v.pushes, v.miss, v.falseDenials)
+	return fmt.Sprintf("%s: %d runs, %d pushed (%d moved a protected branch), %d misses, %d false denials",
+		v.name, v.runs, v.pushes, v.protectedPushes, v.miss, v.falseDenials)
 }
 
 // harness runs sessions (lines run one after the other in one copy of
@@ -508,16 +513,13 @@ func TestPushHarness(t *testing.T) {
 }
 
 // FuzzPushHarness runs one line of the grammar, chosen by the fuzzer,
-// for real. Its corpus (testdata/fuzz/FuzzPushHarness) holds the pairs
-// that once found a difference.
+// for real. Its corpus (testdata/fuzz/FuzzPushHarness) holds the
+// (spelling, form) pairs of the bypasses that once went through: ${x:=git},
+// a shell alias, a wildcard refspec, remote.origin.push, env -vS, a
+// script on /dev/stdin or a file descriptor, subtree push, send-pack,
+// python -c, awk's system(), and push --help (no push).
 func FuzzPushHarness(f *testing.F) {
-	f.Add(uint8(6), uint8(0))  // ${x:=git}
-	f.Add(uint8(7), uint8(0))  // alias
-	f.Add(uint8(0), uint8(6))  // wildcard refspec
-	f.Add(uint8(0), uint8(11)) // remote.origin.push
-	f.Add(uint8(4), uint8(0))  // env -vS
-	f.Add(uint8(11), uint8(0)) // sh /dev/stdin
-	f.Add(uint8(0), uint8(13)) // subtree push
+	f.Add(uint8(0), uint8(0)) // git push origin main
 	h := newHarness(f)
 	f.Fuzz(func(t *testing.T, spelling, form uint8) {
 		h.session(t, true, grammarLine("git", pushForms, spelling, form))
