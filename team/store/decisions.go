@@ -77,14 +77,25 @@ func RetentionCutoff(t Team, now time.Time) int64 {
 func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision, error) {
 	where := []string{"team_id = ?"}
 	args := []any{f.TeamID}
+	// Each filter has its index; with several, the one that narrows
+	// most (a machine, then a script, an agent, a step) is read and the
+	// others checked on its rows. PostgreSQL's statistics choose so;
+	// SQLite, which keeps none unless told to ANALYZE, is told which
+	// with the others written so that it cannot use their index.
+	indexed := false
 	eq := func(col, v string) {
-		if v != "" {
-			where = append(where, col+" = ?")
-			args = append(args, v)
+		if v == "" {
+			return
 		}
+		if indexed {
+			col = s.d.noIndex + col
+		}
+		indexed = true
+		where = append(where, col+" = ?")
+		args = append(args, v)
 	}
-	eq("script_name", f.ScriptName)
 	eq("machine_id", f.MachineID)
+	eq("script_name", f.ScriptName)
 	eq("agent", f.Agent)
 	eq("step", f.Step)
 	if f.TokenID != 0 {
