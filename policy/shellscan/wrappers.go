@@ -165,7 +165,11 @@ func (w *walker) inside(c *call, name string) {
 				w.dynamicAll(c.text, c.via, c.cwd)
 			}
 		}
-	case "awk", "gawk", "mawk", "nawk", "busybox awk":
+	case "sed", "gsed":
+		if sedRuns(args) {
+			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+		}
+	case "awk", "gawk", "mawk", "nawk":
 		if awkRuns(args) {
 			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
 		}
