@@ -12,6 +12,12 @@ import (
 var otherShells = setOf("fish", "csh", "tcsh", "pwsh", "powershell", "pwsh-preview", "cmd",
 	"nu", "xonsh", "elvish", "rc", "es", "ion", "murex", "oil", "ysh")
 
+// ownSyntaxRunners run commands given in a syntax of their own (GNU
+// parallel's ::: and {}, tmux's and screen's command lines, expect's
+// Tcl, at's standard input, a terminal's -e): any run is dynamic.
+var ownSyntaxRunners = setOf("parallel", "tmux", "screen", "expect", "at", "batch", "xterm",
+	"gnome-terminal", "konsole", "entr", "watchexec", "concurrently", "nodemon", "dtach", "abduco")
+
 // interpreter describes a program that runs code given inline: which
 // short options take the code (in a cluster too: perl -ne), which long
 // ones, which short options take a value (their value is not the

@@ -53,6 +53,9 @@ func TestCommandsSound(t *testing.T) {
 		"sed -e 's|x|y|ge' f",
 		"sed -E -e '/a/,/b/ e date' f",
 		"sed \"$script\" f",
+		"parallel git push origin ::: main",
+		"tmux new-session -d 'git push origin main'",
+		"echo 'git push origin main' | at now",
 	}
 	for _, line := range dynamic {
 		found := false
