@@ -184,7 +184,7 @@ func (r *rig) fresh(t testing.TB) string {
 func (r *rig) run(t testing.TB, dir, shell, line string) outcome {
 	t.Helper()
 	before := r.refs(t, dir)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, shell, "-c", line)
 	cmd.Dir = filepath.Join(dir, "work")

@@ -12,6 +12,12 @@ import (
 var otherShells = setOf("fish", "csh", "tcsh", "pwsh", "powershell", "pwsh-preview", "cmd",
 	"nu", "xonsh", "elvish", "rc", "es", "ion", "murex", "oil", "ysh")
 
+// ownSyntaxRunners run commands given in a syntax of their own (GNU
+// parallel's ::: and {}, tmux's and screen's command lines, expect's
+// Tcl, at's standard input, a terminal's -e): any run is dynamic.
+var ownSyntaxRunners = setOf("parallel", "tmux", "screen", "expect", "at", "batch", "xterm",
+	"gnome-terminal", "konsole", "entr", "watchexec", "concurrently", "nodemon", "dtach", "abduco")
+
 // interpreter describes a program that runs code given inline: which
 // short options take the code (in a cluster too: perl -ne), which long
 // ones, which short options take a value (their value is not the
@@ -155,4 +161,130 @@ func setOf(names ...string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+// sedRuns reports a sed run whose script may execute a command: GNU
+// sed's `e` command and the `e` flag of `s`. A script from a file (-f) is
+// the file's, like any program's; a script that cannot be read is
+// dynamic. --sandbox refuses both, so nothing runs.
+func sedRuns(args argv) bool {
+	var scripts []field
+	explicit := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.s == "--sandbox":
+			return false
+		case a.s == "-e" || a.s == "--expression":
+			explicit = true
+			if i+1 < len(args) {
+				scripts = append(scripts, args[i+1])
+				i++
+			}
+		case strings.HasPrefix(a.s, "--expression="):
+			explicit = true
+			scripts = append(scripts, field{s: strings.TrimPrefix(a.s, "--expression="), dynamic: a.dynamic})
+		case a.s == "-f" || a.s == "--file" || a.s == "-l" || a.s == "--line-length":
+			if a.s == "-f" || a.s == "--file" {
+				explicit = true
+			}
+			i++
+		case strings.HasPrefix(a.s, "-") && len(a.s) > 1 && !a.dynamic:
+			if j := strings.IndexAny(a.s, "ef"); j > 0 && !strings.HasPrefix(a.s, "--") {
+				explicit = true
+				if a.s[j] == 'e' {
+					if j+1 < len(a.s) {
+						scripts = append(scripts, field{s: a.s[j+1:]})
+					} else if i+1 < len(args) {
+						scripts = append(scripts, args[i+1])
+						i++
+					}
+				} else if j+1 == len(a.s) {
+					i++
+				}
+			}
+		default:
+			if !explicit {
+				scripts = append(scripts, a)
+				explicit = true
+			}
+		}
+	}
+	for _, s := range scripts {
+		if s.dynamic || sedScriptRuns(s.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// sedScriptRuns reports a sed script holding an `e` command or an `s`
+// command with the `e` flag. Addresses and the parts of `s` and `y` are
+// skipped; anything it cannot follow counts as running.
+func sedScriptRuns(s string) bool {
+	i := 0
+	skipDelimited := func(n int) bool { // n delimited parts after s[i], the delimiter
+		if i >= len(s) {
+			return false
+		}
+		d := s[i]
+		i++
+		for k := 0; k < n; k++ {
+			for i < len(s) && s[i] != d {
+				if s[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			if i >= len(s) {
+				return false
+			}
+			i++
+		}
+		return true
+	}
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '{' || c == '}' || c == '!' ||
+			c == ',' || c == '$' || c == '~' || c == '+' || '0' <= c && c <= '9':
+			i++
+		case c == '/' || c == '\\':
+			if c == '\\' {
+				i++
+			}
+			if !skipDelimited(1) {
+				return true
+			}
+			for i < len(s) && (s[i] == 'I' || s[i] == 'M') {
+				i++
+			}
+		case c == 'e':
+			return true
+		case c == 's' || c == 'y':
+			i++
+			if !skipDelimited(2) {
+				return true
+			}
+			for i < len(s) && strings.IndexByte("gpiImMe0123456789w", s[i]) >= 0 {
+				if s[i] == 'e' && c == 's' {
+					return true
+				}
+				if s[i] == 'w' {
+					break // w FILE: the rest of the line is the file
+				}
+				i++
+			}
+			for i < len(s) && s[i] != '\n' && s[i] != ';' && s[i] != '}' {
+				i++
+			}
+		default:
+			// Any other command: its argument (a, i, c text; r, w, b, t,
+			// : labels and files) runs to the end of the line.
+			for i < len(s) && s[i] != '\n' && (s[i] != ';' || strings.IndexByte("aicrwbtTRW:", c) >= 0) {
+				i++
+			}
+		}
+	}
+	return false
 }

@@ -47,6 +47,15 @@ func TestCommandsSound(t *testing.T) {
 		"awk '{ print | \"sh\" }' f",
 		"gawk 'BEGIN { \"git push\" | getline x }'",
 		"env -i PATH=$PATH git push",
+		"sed 'e git push origin main' f",
+		"sed -n '1e git push origin main' f",
+		"sed 's/x/git push origin main/e' f",
+		"sed -e 's|x|y|ge' f",
+		"sed -E -e '/a/,/b/ e date' f",
+		"sed \"$script\" f",
+		"parallel git push origin ::: main",
+		"tmux new-session -d 'git push origin main'",
+		"echo 'git push origin main' | at now",
 	}
 	for _, line := range dynamic {
 		found := false
@@ -90,6 +99,14 @@ func TestCommandsSound(t *testing.T) {
 		"python3 --version",
 		"alias",
 		"f() { echo \"$1\"; }; f hi",
+		"sed -i 's/foo/bar/g' f.txt",
+		"sed -n '/^x/p' f",
+		"sed -e 's/a/b/' -e 's/c/d/2' f",
+		"sed 's/echo/print/' f",
+		"sed -f script.sed f",
+		"sed --sandbox 'e date' f",
+		"sed '/start/,/end/d' f",
+		"sed 'y/abc/xyz/' f",
 	} {
 		for _, c := range Commands(line) {
 			if c.Dynamic {

@@ -92,8 +92,9 @@ func (w *walker) inside(c *call, name string) {
 		return
 	}
 	lower := strings.TrimSuffix(strings.ToLower(name), ".exe")
-	if otherShells[lower] {
-		// Not POSIX shell code: whatever it runs is unknown.
+	if otherShells[lower] || ownSyntaxRunners[lower] {
+		// Not POSIX shell code, or commands in a syntax of their own:
+		// whatever it runs is unknown.
 		w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
 	}
 	if shells[name] {
@@ -165,7 +166,11 @@ func (w *walker) inside(c *call, name string) {
 				w.dynamicAll(c.text, c.via, c.cwd)
 			}
 		}
-	case "awk", "gawk", "mawk", "nawk", "busybox awk":
+	case "sed", "gsed":
+		if sedRuns(args) {
+			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+		}
+	case "awk", "gawk", "mawk", "nawk":
 		if awkRuns(args) {
 			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
 		}
