@@ -204,11 +204,7 @@ func sizeOf(p string) string {
 // while there are any, unless --force (or --dry-run, which trusts
 // nothing).
 func (o *trustOptions) refuseDisarmed(root string) error {
-	env := o.io.env
-	if env == nil {
-		env = os.Environ()
-	}
-	bad := config.Disarming(config.ProjectProblems(root, env))
+	bad := config.Disarming(config.ProjectProblems(root, o.io.environ()))
 	if len(bad) == 0 {
 		return nil
 	}
