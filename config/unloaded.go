@@ -22,9 +22,8 @@ const TypeUnloaded = "unloaded"
 //   - a file that cannot be read may hold a fail-closed hook for any
 //     gating step: one stand-in per gating step;
 //   - a file whose JSON cannot be parsed stands in for each gating step
-//     whose name its text holds, when it says "failClosed" other than as
-//     "failClosed": false (the part is broken, so only its text can be
-//     read);
+//     whose name its text holds together with "failClosed": true (the
+//     part is broken, so only its text can be read);
 //   - a file that parses stands in per entry: each entry that says
 //     "failClosed": true and did not load (its own part is broken), or was
 //     stopped, with the stopped hook's matcher. Its other entries, and a
@@ -56,7 +55,7 @@ func unloaded(f *File, data []byte, readErr bool, stopped map[*Hook]bool) []*Hoo
 	}
 	top, err := jsonscan.Object(data)
 	if err != nil {
-		text := saysFailClosed(data)
+		text := failClosedTrue.Match(data)
 		return append(out, standIns(f, gatingSteps(func(s event.Step) bool {
 			return text && bytes.Contains(data, []byte(`"`+string(s)+`"`))
 		}), reason)...)
@@ -69,7 +68,7 @@ func unloaded(f *File, data []byte, readErr bool, stopped map[*Hook]bool) []*Hoo
 	for _, s := range gatingSteps(func(event.Step) bool { return true }) {
 		entries, err := jsonscan.Array(hooks[string(s)])
 		if err != nil {
-			if saysFailClosed(hooks[string(s)]) {
+			if failClosedTrue.Match(hooks[string(s)]) {
 				out = append(out, standIns(f, []event.Step{s}, reason)...)
 			}
 			continue
@@ -86,26 +85,11 @@ func unloaded(f *File, data []byte, readErr bool, stopped map[*Hook]bool) []*Hoo
 	return out
 }
 
-// saysFailClosed reports whether text that may not parse says
-// "failClosed" anywhere but as "failClosed": false: a value cut short
-// ("failClosed": t) counts as true, a broken file being no reason to
-// fail open.
-func saysFailClosed(data []byte) bool {
-	key := []byte(`"failClosed"`)
-	for rest := data; ; {
-		i := bytes.Index(rest, key)
-		if i < 0 {
-			return false
-		}
-		if !failClosedFalse.Match(rest[i:]) {
-			return true
-		}
-		rest = rest[i+len(key):]
-	}
-}
-
-// failClosedFalse is "failClosed" followed by false (or its start).
-var failClosedFalse = regexp.MustCompile(`^"failClosed"\s*:\s*f`)
+// failClosedTrue finds "failClosed": true in text that may not parse,
+// including a file cut short inside it ("failClosed": t at the end): what
+// the author wrote there can only have been true or false, and the
+// stricter reading keeps a half-written guard closed.
+var failClosedTrue = regexp.MustCompile(`"failClosed"\s*:\s*(?:true|(?:t|tr|tru)?\s*\z)`)
 
 // gatingSteps are the steps a stand-in may block, those keep says.
 func gatingSteps(keep func(event.Step) bool) []event.Step {

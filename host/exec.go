@@ -16,6 +16,7 @@ import (
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/internal/settings"
+	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
 // A command gated the way Cursor gates an agent's terminal command
@@ -67,72 +68,24 @@ type ExecRequest struct {
 	NoPTY bool
 }
 
-// ExecPlan is how a gated command runs, or why it does not.
-type ExecPlan struct {
-	// Stderr is printed before anything else: configuration problems,
-	// a rewritten command.
-	Stderr string `json:"stderr,omitempty"`
-	// Run says the command may run; Ask, when set, says it may only
-	// once the user says yes on the terminal.
-	Run bool     `json:"run"`
-	Ask *ExecAsk `json:"ask,omitempty"`
-	// Messages are printed when the command does not run; Reason is what
-	// the report of its refusal gives the hooks.
-	Messages []string `json:"messages,omitempty"`
-	Reason   string   `json:"reason,omitempty"`
-	// Argv runs in Dir, as it is (the shell is argv[0] when one is
-	// needed). PTY allows a pseudo-terminal when stdout is a terminal.
-	Argv []string `json:"argv"`
-	Dir  string   `json:"dir"`
-	PTY  bool     `json:"pty"`
-	// Sandbox says Argv enters the sandbox (the engine binary's
-	// trampoline around the command): hooks were told sandbox: true.
-	Sandbox bool `json:"sandbox,omitempty"`
-	// Hooks is false for a hook's own command, which has no after-hooks:
-	// nothing is reported.
-	Hooks bool      `json:"hooks"`
-	Call  *ExecCall `json:"call,omitempty"`
-}
-
-// ExecAsk is the question a hook's "ask" puts to the user, and what the
-// refusal says in each case.
-type ExecAsk struct {
-	Question     string `json:"question"`
-	NoTerminal   string `json:"no_terminal"`
-	NotConfirmed string `json:"not_confirmed"`
-	// NoAnswer is followed by why there was no answer.
-	NoAnswer string `json:"no_answer"`
-}
-
-// ExecCall is what the after-hooks of a planned command need to know of it.
-type ExecCall struct {
-	Roots        []string `json:"roots"`
-	Cwd          string   `json:"cwd"`
-	Command      string   `json:"command"`
-	Conversation string   `json:"conversation,omitempty"`
-	ToolUseID    string   `json:"tool_use_id"`
-	Quiet        bool     `json:"quiet,omitempty"`
-	// Sandbox says the command ran inside the sandbox.
-	Sandbox bool `json:"sandbox,omitempty"`
-}
-
-// ExecReport is how a planned command ended: why it was refused, or its
-// result.
-type ExecReport struct {
-	Call    ExecCall    `json:"call"`
-	Refused string      `json:"refused,omitempty"`
-	Result  *ExecResult `json:"result,omitempty"`
-}
-
-// ExecResult is how a command ended.
-type ExecResult struct {
-	Code        int    `json:"code"`
-	Signal      string `json:"signal,omitempty"`
-	Interrupted bool   `json:"interrupted,omitempty"`
-	StartErr    string `json:"start_error,omitempty"`
-	Output      string `json:"output"`
-	DurationMS  int64  `json:"duration_ms"`
-}
+// The plan, the question, the call and the report are the client's
+// protocol types (internal/wire), named here: the client, which links no
+// host, reads and writes them as they are.
+type (
+	// ExecPlan is how a gated command runs, or why it does not.
+	ExecPlan = wire.ExecPlan
+	// ExecAsk is the question a hook's "ask" puts to the user, and what
+	// the refusal says in each case.
+	ExecAsk = wire.ExecAsk
+	// ExecCall is what the after-hooks of a planned command need to know
+	// of it.
+	ExecCall = wire.ExecCall
+	// ExecReport is how a planned command ended: why it was refused, or
+	// its result.
+	ExecReport = wire.ExecReport
+	// ExecResult is how a command ended.
+	ExecResult = wire.ExecResult
+)
 
 // ErrExecNotRun wraps every error of PlanExec: the hooks could not judge
 // the command, so nothing may run.

@@ -169,3 +169,14 @@ func Spellings(path string) []string {
 	}
 	return out
 }
+
+// Untrust takes back what Trust changed for what install wrote with o,
+// and leaves the hooks installed: for an agent that was wired before and
+// whose gates were opened later (agenthooks setup --undo).
+func (as Agents) Untrust(o Options) error {
+	a, path, err := as.resolve(o)
+	if err != nil {
+		return err
+	}
+	return untrust(o, a, path)
+}

@@ -40,8 +40,7 @@ in Cursor's shape:
 
 So the same binaries run from hooks.json unchanged. The binary's stderr is passed on.
 Agents that call contract binaries themselves use run --from contract instead.`,
-		Example: `  {"preToolUse": [{"command": "agenthooks contract ./bin/guard --strict"}]}
-  echo '{"hook_event_name":"beforeShellExecution","command":"git push"}' | agenthooks contract ./bin/guard`,
+		Example: `  echo '{"hook_event_name":"beforeShellExecution","command":"git push"}' | agenthooks contract sh -c 'cat >/dev/null; echo "{\"decision\":\"deny\",\"reason\":\"no pushing\"}"'`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErr("contract takes the BINARY to run, and its arguments")

@@ -38,10 +38,9 @@ temporary trust store (your own ~/.cursor and trust store are not touched), and
 plays a short agent session through the engine: session start, a denied git
 push, an allowed ls, a blocked read of .env, an edit, and stops with follow-ups
 up to the loop limit, showing each hook's answer and the merged decision.`,
-		Example: `  agenthooks demo
-  agenthooks demo --keep   # leave the workspace behind to explore`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		Example: `  agenthooks demo`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	cmd.Flags().BoolVar(&o.keep, "keep", false, "keep the temporary workspace and print where it is")
 	return cmd

@@ -66,15 +66,14 @@ really runs:
   - each team's hooks were synced, and recently.
 
 Each problem comes with its fix. The exit status is 1 when anything is off.`,
-		Example: `  agenthooks doctor
-  agenthooks doctor --workspace ~/src/app --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		Example: `  agenthooks doctor`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.workspace, "workspace", "w", "", "the workspace to check; default: the current directory")
 	f.BoolVar(&o.json, "json", false, "print one JSON object")
-	f.DurationVar(&o.staleAfter, "stale-after", 24*time.Hour, "a team not synced for longer than this is stale")
+	f.DurationVar(&o.staleAfter, "stale-after", defaultStaleAfter, "a team not synced for longer than this is stale")
 	return cmd
 }
 

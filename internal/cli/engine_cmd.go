@@ -43,12 +43,13 @@ in the background: it holds the hooks, trust, sessions, the log and compiled
 policies, so a step costs about what its hooks cost. The first step that finds no
 engine starts one (and runs itself); the engine exits after ` + resident.DefaultIdle.String() + ` without a
 request ($` + EnvEngineIdle + `), and makes way when agenthooks is reinstalled.
-AGENTHOOKS_ENGINE=off runs every step in a process of its own. See docs/engine.md.
+AGENTHOOKS_ENGINE=off runs every step in a process of its own. See ` + docsURL + `engine.md.
 
   engine status [--all] [--json]   is an engine running: version, uptime, socket, steps served
   engine stop [--all]              stop it (the next step starts another)
   (--all: every engine of the user's, whatever the settings it was started with)
   engine serve             run an engine in the foreground (what the first step starts)`,
+		Example: `  agenthooks engine status --all`,
 	}
 	status := &cobra.Command{
 		Use:   "status",

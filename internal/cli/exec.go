@@ -96,10 +96,7 @@ SIGINT, SIGTERM, SIGHUP and SIGQUIT are passed on to the command. Exit status: t
 command's; 128+N when it died of signal N (or exec was interrupted before it ran);
 125 when the hooks could not be loaded; 126 when a hook denied it or asked and got no
 yes; 127 when its program was not found; 64 for a usage error.`,
-		Example: `  agenthooks exec -- git push origin main
-  agenthooks exec 'npm test 2>&1 | tail -n 20'
-  agenthooks exec --workspace ~/src/app -c 'make -j4'
-  AGENTHOOKS_CONVERSATION_ID=c42 agenthooks exec --ask=allow -- rm -rf build`,
+		Example: `  agenthooks exec -- ls -la`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			o.scriptSet = cmd.Flags().Changed("command")
 			return o.checkArgs(args)
@@ -195,7 +192,7 @@ func (o *execOptions) run(ctx context.Context) error {
 	hctx, stop := execWatch(ctx, sigs)
 	p, err := h.PlanExec(hctx, req)
 	if err == nil && p.Ask != nil {
-		p.Run, p.Reason = o.confirm(hctx, p.Ask)
+		p.Run, p.Reason = p.Ask.Confirm(hctx, o.io.In, o.io.Err)
 		if !p.Run {
 			p.Messages = []string{p.Reason}
 		}
@@ -251,27 +248,6 @@ func (o *execOptions) afterHooks(ctx context.Context, sigs <-chan os.Signal, h *
 	hctx, stop := execWatch(ctx, sigs)
 	defer stop()
 	fmt.Fprint(o.io.Err, h.ReportExec(hctx, r, o.io.env))
-}
-
-// confirm asks the user on the terminal, when there is one. It returns
-// whether to run and, when not, why.
-func (o *execOptions) confirm(ctx context.Context, q *host.ExecAsk) (bool, string) {
-	if !proc.IsTerminal(o.io.In) && !proc.IsTerminal(o.io.Err) {
-		return false, q.NoTerminal
-	}
-	t, err := proc.OpenTerminal()
-	if err != nil {
-		return false, q.NoTerminal
-	}
-	defer t.Close()
-	yes, err := t.Ask(ctx, q.Question)
-	switch {
-	case err != nil:
-		return false, q.NoAnswer + err.Error()
-	case !yes:
-		return false, q.NotConfirmed
-	}
-	return true, ""
 }
 
 // request is the command as the host gates it.

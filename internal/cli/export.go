@@ -67,7 +67,7 @@ the command line, …) is a warning on stderr, one per line:
 Every exported hook gets one: the script receives the agent's payload, not
 Cursor's, and must answer in the agent's format. To keep the scripts unchanged,
 use agenthooks install instead, which makes the agent run them through agenthooks.
-See docs/export.md.
+See ` + docsURL + `export.md.
 
 With --sandbox, export renders the workspace's effective sandbox (every
 sandbox.json that applies, merged as agenthooks exec merges them) into the
@@ -79,12 +79,8 @@ are stricter than sandbox.json, unless the warning says otherwise.
 Exit status: 0 when something was exported (warnings or not); 64 for a bad flag or
 an unknown --to; 1 when the hooks file is missing, unreadable or invalid, when
 nothing in it can be exported, or when -o FILE exists.`,
-		Example: `  agenthooks export --to claude
-  agenthooks export --to gemini --scope user
-  agenthooks export --to copilot --workspace ~/src/app -o ~/src/app/.github/hooks/cursor-hooks.json
-  agenthooks export --to codex --file team-hooks.json 2>warnings.txt
-  agenthooks export --to claude --sandbox --workspace ~/src/app`,
-		Args: cobra.NoArgs,
+		Example: `  agenthooks export --to gemini --scope user`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.sandbox {
 				return o.runSandbox(cmd.Context())

@@ -28,9 +28,8 @@ func newHealthCmd(s *IO) *cobra.Command {
 		Long: `Health fetches URL (default ` + defaultHealthURL + `, serve's health endpoint at
 its default address) and exits 0 when the server answers 200 OK, 1 otherwise, saying
 why on stderr. It is the HEALTHCHECK of the container image, which has no shell.`,
-		Example: `  agenthooks health
-  agenthooks health https://hooks.example.com/healthz --timeout 3s`,
-		Args: cobra.MaximumNArgs(1),
+		Example: `  agenthooks health`,
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			url := defaultHealthURL
 			if len(args) == 1 {

@@ -39,9 +39,8 @@ agenthooks trust.
 
 Init never overwrites a file: what already exists is left as it is and said so,
 and running init again is harmless.`,
-		Example: `  agenthooks init
-  agenthooks init --project --workspace ~/src/app`,
-		Args: cobra.NoArgs,
+		Example: `  agenthooks init`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("workspace") && !o.project {
 				return usageErr("--workspace needs --project: user hooks live in ~/.cursor")

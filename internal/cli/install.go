@@ -68,11 +68,8 @@ reviews as the agent itself does ($CODEX_HOME/config.toml,
 $COPILOT_HOME/config.json, ~/.gemini/trustedFolders.json); without it, install
 asks on a terminal, and otherwise prints the exact settings. uninstall takes
 back what --trust set.`,
-		Example: `  agenthooks install --agent claude
-  agenthooks install --agent codex --scope project --trust
-  agenthooks install --agent gemini --scope project --workspace ~/src/app
-  agenthooks uninstall --agent claude`,
-		Args: cobra.NoArgs,
+		Example: `  agenthooks install --agent claude`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.trustSet = cmd.Flags().Changed("trust")
 			return o.run(cmd.Context())
@@ -84,8 +81,7 @@ back what --trust set.`,
 		cmd.Long = `Uninstall undoes install: a settings file not edited since is put back from its
 backup byte for byte (or removed, if install created it); an edited one keeps
 the edits and loses only agenthooks' hooks.`
-		cmd.Example = `  agenthooks uninstall --agent claude
-  agenthooks uninstall --agent opencode --scope project`
+		cmd.Example = `  agenthooks uninstall --agent claude`
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.agent, "agent", "", "the agent: "+strings.Join(agents.Install().Names(), ", "))

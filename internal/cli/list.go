@@ -39,10 +39,9 @@ then (validate is the checker).
 
 --json prints {"hooks": [...], "problems": [...]}; the hook fields are named as
 in hooks.json where they come from it.`,
-		Example: `  agenthooks list
-  agenthooks list --workspace ~/src/app --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+		Example: `  agenthooks list`,
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the current directory")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print JSON instead of a table")

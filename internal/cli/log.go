@@ -36,9 +36,12 @@ func newLogCmd(s *IO) *cobra.Command {
 		Long: `Log prints the execution log kept in the state database, state.db in
 $AGENTHOOKS_STATE_DIR (default $XDG_STATE_HOME/agenthooks, else
 ~/.local/state/agenthooks): one record per hook execution, newest first, with its
-time, step, source, outcome (and failure kind), duration, exit code
-and command (cut to fit the terminal; on a narrow one the source is left out).
-Filters combine; each matches exactly.
+time, step, source, outcome (and failure kind), duration, exit code, what the agent
+tried (ACTION: the command, the file, the tool and its main argument, the prompt's
+first words, redacted as stored) and the hook that judged it (HOOK: its command),
+cut to fit the terminal (on a narrow one the source is left out). Filters combine;
+each matches exactly. Log first has the resident engine write the steps it has
+answered, so every step answered before log was called is listed.
 
 Outcomes: allow, deny, ask, block, continue, none, answered, failed, fail-closed.
 Failure kinds: invalid_output, exit_status, timeout, spawn_error, output_too_large,
@@ -49,11 +52,7 @@ model_error, canceled, unsupported, or "any" for every failed run.
 record's fields plus "seq", its position in the log. --follow prints the last
 --limit records oldest first, then every new matching record as it is written,
 until interrupted.`,
-		Example: `  agenthooks log
-  agenthooks log --step beforeShellExecution --outcome deny --since 1h
-  agenthooks log --failure any --limit 0
-  agenthooks log --conversation 668320d2 --json | jq .stderr
-  agenthooks log -f --source project`,
+		Example: `  agenthooks log --outcome deny --since 1h`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErr("log takes no arguments; filter with --step, --source, --outcome, --failure, --conversation, --since, --until")
@@ -149,6 +148,9 @@ func (o *logOptions) run(ctx context.Context) error {
 	for _, w := range warnings {
 		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}
+	// The engines write the log just after their answers: have them write
+	// it now. Open then takes in what a busy store had them spool.
+	flushEngines(ctx)
 	store, err := state.Open(ctx, opts)
 	if err != nil {
 		return err

@@ -45,12 +45,10 @@ command and evaluates the policy in process, with the same answer.
   policy test FILE --cases FILE     run the cases file's expectations
 
 A file named check or test is written ./check or ./test. The policy language is
-described in docs/policies.md.`,
-		Example: `  echo '{"hook_event_name":"beforeShellExecution","command":"git push origin main"}' | agenthooks policy git.yaml
-  agenthooks policy check examples/policies/git.yaml examples/policies/rm.yaml
-  agenthooks policy test git.yaml --cases git.cases.yaml`,
-		Args: func(_ *cobra.Command, args []string) error { return o.checkArgs(args) },
-		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
+described in ` + docsURL + `policies.md.`,
+		Example: `  echo 'rules: [{name: no-push, steps: [beforeShellExecution], when: input.command.startsWith("git push"), decision: deny}]' > git.yaml && echo '{"hook_event_name":"beforeShellExecution","command":"git push"}' | agenthooks policy git.yaml`,
+		Args:    func(_ *cobra.Command, args []string) error { return o.checkArgs(args) },
+		RunE:    func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 	}
 	cmd.Flags().StringVar(&o.step, "step", "", "the step, when the payload has no hook_event_name")
 	cmd.AddCommand(newPolicyCheckCmd(s), newPolicyTestCmd(s))

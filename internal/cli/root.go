@@ -119,10 +119,9 @@ func silentExit(code int) error { return &exitError{code: code} }
 // NewRoot builds the command tree.
 func NewRoot(s *IO) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "agenthooks",
-		Short: "Run Cursor-compatible agent hooks for any coding agent",
-		Long: `agenthooks loads hooks.json from every source (enterprise, team, project, user),
-runs the hooks that match an agent step, and prints one merged decision.`,
+		Use:           "agenthooks",
+		Short:         "Run Cursor-compatible agent hooks for any coding agent",
+		Long:          rootLong,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -136,6 +135,7 @@ runs the hooks that match an agent step, and prints one merged decision.`,
 	for _, v := range verbs() {
 		root.AddCommand(v(s))
 	}
+	groupVerbs(root)
 	return root
 }
 
@@ -158,6 +158,7 @@ func verbs() []func(*IO) *cobra.Command {
 		newPolicyCmd,
 		newRunCmd,
 		newSchemaCmd,
+		newSetupCmd,
 		newServeCmd,
 		newSettingsCmd,
 		newSyncCmd,

@@ -46,12 +46,10 @@ With --from AGENT, run is one of that agent's own hooks (Claude Code, Gemini CLI
 Codex, GitHub Copilot, OpenCode, or the cross-agent hook contract): it reads the
 payload the agent sends its hooks, runs the Cursor steps the event means as one
 decision, and answers in the agent's format and exit-code convention. EVENT is
-needed only when the payload does not name its event. See docs/dialects.md.
+needed only when the payload does not name its event. See ` + docsURL + `dialects.md.
 
 Steps: ` + stepList(),
-		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution
-  agenthooks run stop --workspace ~/src/app < stop.json
-  agenthooks run --from claude < pre-tool-use.json`,
+		Example: `  echo '{"command":"git push","cwd":"."}' | agenthooks run beforeShellExecution`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			return o.checkArgs(args, cmd.Flags().Changed("allow-means"))
 		},

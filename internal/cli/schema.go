@@ -24,13 +24,12 @@ func newSchemaCmd(s *IO) *cobra.Command {
 		Long: `Schema prints the JSON Schema (draft 2020-12) of the hooks.json format, generated
 from the same definition the loader checks against. Point an editor at it for
 completion and inline errors; validate applies it too.`,
-		Example: `  agenthooks schema > hooks.schema.json
-  agenthooks schema --output .vscode/hooks.schema.json`,
-		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return o.run() },
+		Example: `  agenthooks schema > hooks.schema.json`,
+		Args:    cobra.NoArgs,
+		RunE:    func(*cobra.Command, []string) error { return o.run() },
 	}
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "write the schema to FILE (replacing it) instead of stdout")
-	cmd.Flags().BoolVar(&o.sandbox, "sandbox", false, "print the schema of sandbox.json instead (docs/sandbox.md)")
+	cmd.Flags().BoolVar(&o.sandbox, "sandbox", false, "print the schema of sandbox.json instead ("+docsURL+"sandbox.md)")
 	return cmd
 }
 

@@ -29,8 +29,9 @@ in this environment, what it changes and what applies when it is unset. Secrets
 show as (set). "engine" marks the variables that separate resident engines: clients
 whose values differ are served by different engines (agenthooks engine status --all).
 The others are read from each step's own environment.`,
-		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return o.run() },
+		Example: `  agenthooks settings`,
+		Args:    cobra.NoArgs,
+		RunE:    func(*cobra.Command, []string) error { return o.run() },
 	}
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print the settings as JSON")
 	return cmd

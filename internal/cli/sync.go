@@ -45,11 +45,8 @@ arrive they must be accepted: review them with --show, then sync with --accept
 
 The token is read from ` + teamsync.TokenEnv + ` (preferred: a --token flag is visible
 to every user in the process list), the server from ` + teamsync.ServerEnv + `.`,
-		Example: `  export AGENTHOOKS_TEAM_SERVER=https://hooks.example.com AGENTHOOKS_TEAM_TOKEN=…
-  agenthooks sync --show            # review the team's hooks, install nothing
-  agenthooks sync --accept          # install them
-  agenthooks sync --watch           # keep them current, every 30 minutes`,
-		Args: cobra.NoArgs,
+		Example: `  agenthooks sync --show`,
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := o.check(cmd); err != nil {
 				return err

@@ -48,11 +48,7 @@ turn the audit on or off, list the fleet and the audit's decisions.
 The server is read from ` + teamsync.ServerEnv + ` (or --server), the admin token from
 ` + teamsync.TokenEnv + ` (or --token-file: a file holding it, never the command line,
 which every user of the machine can read). TEAM is a team's name or id.`,
-		Example: `  export AGENTHOOKS_TEAM_SERVER=https://hooks.example.com AGENTHOOKS_TEAM_TOKEN=ah_…
-  agenthooks team create platform
-  agenthooks team push --team platform          # this workspace's .cursor/hooks.json and its scripts
-  agenthooks team token create --team platform --name laptops
-  agenthooks team decisions platform --since 24h`,
+		Example: `  agenthooks team hooks platform --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}

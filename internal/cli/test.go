@@ -25,21 +25,28 @@ type testOptions struct {
 	payload    string
 	workspaces []string
 	json       bool
+	// in writes the payload from --command, --file, --prompt, --tool.
+	in         testInput
+	payloadSet bool
 }
 
 func newTestCmd(s *IO) *cobra.Command {
 	o := &testOptions{io: s}
 	cmd := &cobra.Command{
-		Use:   "test STEP [--payload FILE]",
+		Use:   "test STEP [--command CMD | --file PATH | --prompt TEXT | --tool NAME --input JSON | --payload FILE] [--from AGENT]",
 		Short: "Dry-run one step and show, hook by hook, what happened and why",
 		Long: `Test runs the hooks of STEP for a payload exactly as run does, but remembers nothing
 (no session change, no log record), and shows every configured hook of the step:
 whether it matched and why, what it answered, how long it took, its stderr, and
-how the merge reached the decision. The payload comes from --payload FILE, or
-stdin when FILE is "-" or not given.`,
-		Example: `  agenthooks test beforeShellExecution --payload push.json
-  echo '{"command":"git push"}' | agenthooks test beforeShellExecution
-  agenthooks test stop --payload stop.json --json`,
+how the merge reached the decision.
+
+The action needs no JSON: --command 'rm -rf /' (a shell command), --file PATH (a
+file read, with its content), --prompt TEXT, --tool NAME --input JSON; the payload
+around it is written for STEP, with the current directory as cwd. --from AGENT
+(claude, codex, gemini) sends it as that agent's own hook payload instead, through
+the Cursor steps it means, and shows the answer the agent receives. Otherwise the
+payload comes from --payload FILE, or stdin when FILE is "-" or not given.`,
+		Example:           `  agenthooks test beforeShellExecution --command 'rm -rf /'`,
 		Args:              stepArg("test", "agenthooks test beforeShellExecution --payload p.json", &o.step),
 		RunE:              func(cmd *cobra.Command, _ []string) error { return o.run(cmd.Context()) },
 		ValidArgsFunction: completeStep,
@@ -47,20 +54,22 @@ stdin when FILE is "-" or not given.`,
 	cmd.Flags().StringVarP(&o.payload, "payload", "p", "-", `payload file ("-" for stdin)`)
 	cmd.Flags().StringArrayVarP(&o.workspaces, "workspace", "w", nil, "workspace root (repeatable); default: the payload's workspace_roots, else the current directory")
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the trace as JSON")
+	addTestInputFlags(cmd, &o.in)
+	cmd.PreRunE = func(cmd *cobra.Command, _ []string) error {
+		o.payloadSet = cmd.Flags().Changed("payload")
+		if o.in.from != "" && o.json {
+			return usageErr("--from shows the agent's answer as text: leave out --json")
+		}
+		return o.in.check(o.step, o.payloadSet)
+	}
 	return cmd
 }
 
 func (o *testOptions) run(ctx context.Context) error {
-	var in io.Reader = o.io.In
-	if o.payload != "-" {
-		f, err := os.Open(o.payload)
-		if err != nil {
-			return dataErr("payload: %v", err)
-		}
-		defer f.Close()
-		in = f
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	payload, err := readPayload(in)
+	payload, err := o.inputPayload()
 	if err != nil {
 		return err
 	}
@@ -73,6 +82,9 @@ func (o *testOptions) run(ctx context.Context) error {
 		return err
 	}
 	defer closeEngine()
+	if o.in.from != "" {
+		return o.runFrom(ctx, h, roots, eng, payload)
+	}
 	d, matches, err := h.DryRun(ctx, roots, o.step, payload, o.io.env)
 	if err != nil {
 		return dataErr("%v", err)
@@ -84,6 +96,20 @@ func (o *testOptions) run(ctx context.Context) error {
 	// The sandbox the workspace's commands would run in (docs/sandbox.md).
 	fmt.Fprint(o.io.Out, "\n"+sandbox.Describe(h.Sandbox(roots)))
 	return nil
+}
+
+// readPayload reads --payload FILE, or stdin.
+func (o *testOptions) readPayload() ([]byte, error) {
+	var in io.Reader = o.io.In
+	if o.payload != "-" {
+		f, err := os.Open(o.payload)
+		if err != nil {
+			return nil, dataErr("payload: %v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	return readPayload(in)
 }
 
 // outcomeOf finds the outcome of a hook that ran.

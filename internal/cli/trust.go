@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/trust"
 )
 
@@ -23,7 +26,9 @@ type trustOptions struct {
 	revoke bool
 	list   bool
 	dryRun bool
-	force  bool
+	// yes trusts without asking on a terminal; force trusts despite
+	// validate's errors.
+	yes, force bool
 }
 
 func newTrustCmd(s *IO) *cobra.Command {
@@ -39,39 +44,38 @@ python3 hooks/g.py, agenthooks policy .cursor/policies/p.yaml). When a pinned fi
 (a pull request edits .cursor/hooks/check.sh, say), the hooks that use it stop until you
 review it and trust the workspace again.
 
-Before it trusts, it lists what changed since the workspace was last trusted: each file
-added, changed or removed, with its old and new hash. --dry-run lists them and trusts nothing.
+Before it trusts, it shows what it is about to trust: the hooks that will run (list's
+table: step, matcher, command, failClosed), each file it pins marked added, changed,
+unchanged or removed since the workspace was last trusted, with its old and new hash,
+and every error and warning validate finds in them. On a terminal it then asks; a
+validate error refuses the trust until it is fixed (or --force). --dry-run shows all
+of it and trusts nothing.
 
-It refuses a workspace whose hooks hold a mistake that silently disarms a guard (what
-agenthooks validate reports as an error: a misspelt step or key, a script that is not
-there, a matcher that can never match, a timeout in milliseconds, …), printing each;
---force trusts it anyway.`,
-		Example: `  agenthooks trust
-  agenthooks trust ~/src/app
-  agenthooks trust --dry-run ~/src/app
-  agenthooks trust --list
-  agenthooks trust --revoke ~/src/app`,
+A validate error includes every mistake that silently disarms a guard (a misspelt step or
+key, a script that is not there, a matcher that can never match, a timeout in milliseconds).`,
+		Example: `  agenthooks trust .`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usageErr("trust takes at most one DIR")
 			}
 			return nil
 		},
-		RunE: func(_ *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
 				o.dir = args[0]
 			}
-			return o.run()
+			return o.run(cmd.Context())
 		},
 	}
 	cmd.Flags().BoolVar(&o.revoke, "revoke", false, "stop trusting the workspace")
 	cmd.Flags().BoolVar(&o.list, "list", false, "list trusted workspaces and their pinned files")
-	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "show what changed since the workspace was trusted, and trust nothing")
-	cmd.Flags().BoolVar(&o.force, "force", false, "trust even with mistakes that disarm a guard (validate lists them)")
+	cmd.Flags().BoolVar(&o.dryRun, "dry-run", false, "show the hooks, the files and validate's findings, and trust nothing")
+	cmd.Flags().BoolVarP(&o.yes, "yes", "y", false, "do not ask on a terminal")
+	cmd.Flags().BoolVar(&o.force, "force", false, "trust even when validate finds errors in the workspace's hooks")
 	return cmd
 }
 
-func (o *trustOptions) run() error {
+func (o *trustOptions) run(ctx context.Context) error {
 	store, err := trust.Open(trust.DefaultDir(o.io.getenv))
 	if err != nil {
 		return err
@@ -100,12 +104,22 @@ func (o *trustOptions) run() error {
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}
-	o.showChanges(store, root, pins)
-	if err := o.refuseDisarmed(root); err != nil {
-		return err
-	}
+	preview := previewTrust(o.io, root)
+	preview.writeHooks(o.io.Out)
+	marks := o.showChanges(store, root, pins)
+	preview.writeProblems(o.io.Out)
 	if o.dryRun {
 		return nil
+	}
+	if preview.errors > 0 && !o.force {
+		fmt.Fprintf(o.io.Err, "agenthooks: trust refused: validate found %d error(s) in %s's hooks (above): fix them and run trust again, or trust anyway with --force\n", preview.errors, root)
+		return silentExit(ExitProblems)
+	}
+	if ok, err := o.confirm(ctx, root); err != nil || !ok {
+		if err == nil {
+			fmt.Fprintf(o.io.Out, "not trusted: %s (nothing changed)\n", root)
+		}
+		return err
 	}
 	if err := store.TrustSums(root, pins); err != nil {
 		return err
@@ -118,7 +132,7 @@ func (o *trustOptions) run() error {
 	slices.SortFunc(paths, func(a, b string) int { return strings.Compare(shownPath(root, a), shownPath(root, b)) })
 	for _, p := range paths {
 		sum := pins[p]
-		fmt.Fprintf(o.io.Out, "  pinned %s  sha256:%s\n", shownPath(root, p), hex.EncodeToString(sum[:]))
+		fmt.Fprintf(o.io.Out, "  pinned %s  sha256:%s  %s\n", shownPath(root, p), hex.EncodeToString(sum[:]), marks[p])
 	}
 	if len(pins) == 0 {
 		fmt.Fprintln(o.io.Out, "  (no project hooks file yet: one added later will need trusting)")
@@ -127,24 +141,35 @@ func (o *trustOptions) run() error {
 }
 
 // showChanges lists how the files differ from the workspace's pins, so
-// the user sees what they are about to trust. A workspace never trusted
-// shows nothing here: every file is listed as pinned below.
-func (o *trustOptions) showChanges(store *trust.Store, root string, pins map[string][32]byte) {
+// the user sees what they are about to trust, and returns each pinned
+// file's mark (added, changed, unchanged). A workspace never trusted
+// shows nothing here but on a dry run: every file is listed as pinned
+// below, added.
+func (o *trustOptions) showChanges(store *trust.Store, root string, pins map[string][32]byte) map[string]trust.ChangeKind {
+	marks := make(map[string]trust.ChangeKind, len(pins))
+	for p := range pins {
+		marks[p] = unchanged
+	}
+	changes := store.Diff(root, pins)
+	for _, c := range changes {
+		if _, ok := pins[c.Path]; ok {
+			marks[c.Path] = c.Kind
+		}
+	}
 	w, ok := store.Lookup(root)
 	if !ok {
 		if o.dryRun {
 			fmt.Fprintf(o.io.Out, "%s is not trusted yet; trusting it would pin:\n", root)
-			for _, c := range store.Diff(root, pins) {
+			for _, c := range changes {
 				fmt.Fprintf(o.io.Out, "  %s  sha256:%s%s\n", shownPath(root, c.Path), c.New, sizeOf(c.Path))
 			}
 		}
-		return
+		return marks
 	}
-	changes := store.Diff(root, pins)
 	when := w.Trusted.Local().Format("2006-01-02 15:04")
 	if len(changes) == 0 {
 		fmt.Fprintf(o.io.Out, "no change since %s was trusted (%s)\n", root, when)
-		return
+		return marks
 	}
 	fmt.Fprintf(o.io.Out, "changed since %s was trusted (%s):\n", root, when)
 	for _, c := range changes {
@@ -158,9 +183,32 @@ func (o *trustOptions) showChanges(store *trust.Store, root string, pins map[str
 			fmt.Fprintf(o.io.Out, "  removed  %s  (was sha256:%s; gone, or no hook names it now)\n", name, short(c.Old))
 		}
 	}
+	for _, p := range slices.Sorted(maps.Keys(marks)) {
+		if marks[p] == unchanged {
+			fmt.Fprintf(o.io.Out, "  unchanged  %s%s\n", shownPath(root, p), sizeOf(p))
+		}
+	}
 	if !w.RunFiles {
 		fmt.Fprintln(o.io.Out, "  (the workspace was trusted when trust pinned only the hooks files: the files its hooks run show as added)")
 	}
+	return marks
+}
+
+// unchanged marks a pinned file whose content is the one trusted.
+const unchanged trust.ChangeKind = "unchanged"
+
+// confirm asks on a terminal before trusting, unless --yes; with no
+// terminal (a script, a pipe) it trusts as told.
+func (o *trustOptions) confirm(ctx context.Context, root string) (bool, error) {
+	if o.yes || !proc.IsTerminal(o.io.In) {
+		return true, nil
+	}
+	t, err := proc.OpenTerminal()
+	if err != nil {
+		return true, nil // no controlling terminal after all: as if piped
+	}
+	defer t.Close()
+	return t.Ask(ctx, fmt.Sprintf("Trust %s: let these hooks run, pinned to these files? [y/N] ", root))
 }
 
 // shownPath is p relative to root when it lies inside it, as the user
@@ -197,22 +245,4 @@ func sizeOf(p string) string {
 		return fmt.Sprintf("  (%d bytes)", fi.Size())
 	}
 	return ""
-}
-
-// refuseDisarmed prints the workspace's mistakes that disarm a guard
-// (config.Disarming, the rule validate applies) and refuses to trust it
-// while there are any, unless --force (or --dry-run, which trusts
-// nothing).
-func (o *trustOptions) refuseDisarmed(root string) error {
-	bad := config.Disarming(config.ProjectProblems(root, o.io.environ()))
-	if len(bad) == 0 {
-		return nil
-	}
-	for _, p := range bad {
-		fmt.Fprintln(o.io.Err, p.Error())
-	}
-	if o.force || o.dryRun {
-		return nil
-	}
-	return fmt.Errorf("trust: not trusted: %d mistake(s) above would disarm a guard; fix them, or run \"agenthooks trust --force %s\" to trust them as they are", len(bad), root)
 }

@@ -44,9 +44,7 @@ failClosed.
 In a trusted workspace, a file pinned by agenthooks trust (a hooks file, or a script or
 policy its hooks run) that changed since is an error: it names the file, says what changed
 and gives the fix, agenthooks trust DIR.`,
-		Example: `  agenthooks validate
-  agenthooks validate .cursor/hooks.json ~/.cursor/hooks.json
-  agenthooks validate --strict --workspace ~/src/app`,
+		Example: `  agenthooks validate`,
 		RunE: func(_ *cobra.Command, args []string) error {
 			o.files = args
 			return o.run()

@@ -66,10 +66,9 @@ func newVersionCmd(s *IO) *cobra.Command {
 "go install" recorded, else "dev"), the VCS commit, its time and whether the tree
 had uncommitted changes, the Go version and the platform. --json prints the same
 as one JSON object, for scripts.`,
-		Example: `  agenthooks version
-  agenthooks version --json | jq -r .commit`,
-		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error { return o.run() },
+		Example: `  agenthooks version`,
+		Args:    cobra.NoArgs,
+		RunE:    func(*cobra.Command, []string) error { return o.run() },
 	}
 	cmd.Flags().BoolVar(&o.asJSON, "json", false, "print one JSON object")
 	return cmd

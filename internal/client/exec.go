@@ -100,16 +100,9 @@ func planExec(bin string, args []string, sigs <-chan os.Signal) (p wire.ExecPlan
 	return p, code, false
 }
 
-// confirmExec asks the user on the terminal, as exec in one process does.
+// confirmExec asks the user on the terminal, as exec in one process
+// does; a signal takes the question back.
 func confirmExec(q *wire.ExecAsk, sigs <-chan os.Signal) (bool, string) {
-	if !proc.IsTerminal(os.Stdin) && !proc.IsTerminal(os.Stderr) {
-		return false, q.NoTerminal
-	}
-	t, err := proc.OpenTerminal()
-	if err != nil {
-		return false, q.NoTerminal
-	}
-	defer t.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stop := make(chan struct{})
@@ -121,14 +114,7 @@ func confirmExec(q *wire.ExecAsk, sigs <-chan os.Signal) (bool, string) {
 		case <-stop:
 		}
 	}()
-	yes, err := t.Ask(ctx, q.Question)
-	switch {
-	case err != nil:
-		return false, q.NoAnswer + err.Error()
-	case !yes:
-		return false, q.NotConfirmed
-	}
-	return true, ""
+	return q.Confirm(ctx, os.Stdin, os.Stderr)
 }
 
 // reportExec runs the after-hooks and prints what they had to say. A

@@ -1,12 +1,20 @@
 package wire
 
+import (
+	"context"
+
+	"github.com/agenthooks/agenthooks/internal/proc"
+)
+
 // The halves of `agenthooks exec` for a client that runs the command
-// itself (see internal/cli, exec --plan and exec --report): the engine
-// gates the command and answers a plan; the client asks the user when the
+// itself (host.PlanExec and host.ReportExec, which name these types; the
+// verbs exec --plan and exec --report): the engine gates the command and
+// answers a plan; the client asks the user when the
 // plan says so, runs the command, and reports how it ended. They travel as
 // JSON in a step's body and answer, like any served verb's.
 
-// ExecPlan is the engine's answer to exec --plan.
+// ExecPlan is how a gated command runs, or why it does not: the engine's
+// answer to exec --plan.
 type ExecPlan struct {
 	// Stderr is printed before anything else: configuration problems,
 	// a rewritten command.
@@ -93,4 +101,26 @@ func ExecArgs(args []string) ([]string, bool) {
 		}
 	}
 	return args, true
+}
+
+// Confirm puts the question to the user on the terminal, when in or
+// errOut (the caller's stdin and stderr) is one, and reports whether to
+// run and, when not, why. ctx ending takes the question back.
+func (q *ExecAsk) Confirm(ctx context.Context, in, errOut any) (bool, string) {
+	if !proc.IsTerminal(in) && !proc.IsTerminal(errOut) {
+		return false, q.NoTerminal
+	}
+	t, err := proc.OpenTerminal()
+	if err != nil {
+		return false, q.NoTerminal
+	}
+	defer t.Close()
+	yes, err := t.Ask(ctx, q.Question)
+	switch {
+	case err != nil:
+		return false, q.NoAnswer + err.Error()
+	case !yes:
+		return false, q.NotConfirmed
+	}
+	return true, ""
 }
