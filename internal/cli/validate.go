@@ -102,6 +102,7 @@ func (o *validateOptions) run() error {
 			problems = append(problems, f.SchemaProblems()...)
 		}
 		problems = append(problems, config.MissingPrograms(set.FileHooks(), o.io.environ())...)
+		problems = append(problems, unsurePins(set.FileHooks())...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
