@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -22,12 +23,15 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 			return fmt.Errorf("team %d: %w", teamID, ErrAuditOff)
 		}
 		cutoff := retentionCutoff(t, time.Now())
+		// What is past the retention already is not kept.
+		kept := slices.DeleteFunc(slices.Clone(ds), func(d Decision) bool { return d.AtMs < cutoff })
+		if s.d.arrays {
+			added, err = s.insertDecisionsSet(ctx, tx, teamID, kept, now)
+			return err
+		}
 		var values strings.Builder
 		args := make([]any, 0, len(ds)*decisionInsertCols)
-		for _, d := range ds {
-			if d.AtMs < cutoff {
-				continue // past the retention already: not kept
-			}
+		for _, d := range kept {
 			if len(args) > 0 {
 				values.WriteString(", ")
 			}
@@ -38,8 +42,9 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 		if len(args) == 0 {
 			return nil
 		}
-		// One statement for the batch: the database parses and plans
-		// once, and writes the rows and their indexes together.
+		// One statement for the batch (SQLite: one row of values each):
+		// the database parses and plans once, and writes the rows and
+		// their indexes together.
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
 			decision, script_name, agent, conversation_id, what, message, received_at)
 			VALUES `+values.String()+`
@@ -56,6 +61,39 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 		return 0, fmt.Errorf("add %d decisions: %w", len(ds), err)
 	}
 	return added, nil
+}
+
+// insertDecisionsSet inserts a batch as one statement over arrays, a
+// parameter per column rather than per value.
+func (s *sqlStore) insertDecisionsSet(ctx context.Context, tx *sql.Tx, teamID int64, ds []Decision, now int64) (int, error) {
+	if len(ds) == 0 {
+		return 0, nil
+	}
+	n := len(ds)
+	at := make([]int64, n)
+	text := make([][]string, 11)
+	for c := range text {
+		text[c] = make([]string, n)
+	}
+	for i, d := range ds {
+		at[i] = d.AtMs
+		for c, v := range []string{d.MachineID, d.Hostname, d.RecordID, d.Step, d.Outcome, d.Decision, d.ScriptName, d.Agent, d.ConversationID, d.What, d.Message} {
+			text[c][i] = v
+		}
+	}
+	res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
+		decision, script_name, agent, conversation_id, what, message, received_at)
+		SELECT ?::bigint, u.machine_id, u.hostname, u.record_id, u.at, u.step, u.outcome, u.decision, u.script_name, u.agent,
+			u.conversation_id, u.what, u.message, ?::bigint
+		FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+			AS u(machine_id, hostname, record_id, at, step, outcome, decision, script_name, agent, conversation_id, what, message)
+		ON CONFLICT (team_id, machine_id, record_id) DO NOTHING`),
+		teamID, now, text[0], text[1], text[2], at, text[3], text[4], text[5], text[6], text[7], text[8], text[9], text[10])
+	if err != nil {
+		return 0, err
+	}
+	added, err := res.RowsAffected()
+	return int(added), err
 }
 
 // decisionInsertCols is how many values AddDecisions writes per row.
