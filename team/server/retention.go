@@ -68,20 +68,21 @@ func (p *pruner) run(ctx context.Context) {
 // other writers have the database at least half the time.
 func (p *pruner) prune(ctx context.Context) error {
 	total := 0
+	var longest time.Duration
 	start := time.Now()
 	for {
 		began := time.Now()
 		n, err := p.st.PruneDecisions(ctx, p.chunk)
-		took := time.Since(began)
-		total += n
+		total += n.Rows
+		longest = max(longest, n.Held)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if n.Rows == 0 {
 			break
 		}
-		p.adapt(n, took)
-		if err := pause(ctx, took); err != nil {
+		p.adapt(n.Rows, n.Held)
+		if err := pause(ctx, time.Since(began)); err != nil {
 			return err
 		}
 	}
@@ -101,12 +102,13 @@ func (p *pruner) prune(ctx context.Context) error {
 	}
 	if total > 0 {
 		p.log.Info("pruned decisions past their retention", "deleted", total, "s", deleted.Seconds(),
-			"reclaim_s", (time.Since(start) - deleted).Seconds())
+			"longest_write_ms", longest.Milliseconds(), "reclaim_s", (time.Since(start) - deleted).Seconds())
 	}
 	return nil
 }
 
-// adapt sizes the next chunk from how long this one of n rows took.
+// adapt sizes the next chunk from how long this one of n rows held the
+// database.
 func (p *pruner) adapt(n int, took time.Duration) {
 	switch {
 	case took > 2*pruneChunkTarget:

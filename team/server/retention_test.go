@@ -21,12 +21,12 @@ type pruneWatch struct {
 	deleted int
 }
 
-func (p *pruneWatch) PruneDecisions(ctx context.Context, limit int) (int, error) {
+func (p *pruneWatch) PruneDecisions(ctx context.Context, limit int) (store.Pruned, error) {
 	n, err := p.Store.PruneDecisions(ctx, limit)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.limits = append(p.limits, limit)
-	p.deleted += n
+	p.deleted += n.Rows
 	return n, err
 }
 
