@@ -20,10 +20,11 @@ const (
 	// grows or shrinks so that one takes about pruneChunkTarget.
 	pruneChunkMax    = 10_000
 	pruneChunkMin    = 100
+	pruneChunkStart  = 1000
 	pruneChunkTarget = 50 * time.Millisecond
 	// reclaimPages is how many free pages one step of SQLite's
-	// incremental vacuum gives back (4 MiB at 4-KiB pages).
-	reclaimPages = 1024
+	// incremental vacuum gives back (1 MiB at 4-KiB pages).
+	reclaimPages = 256
 )
 
 // pruner deletes decisions past their retention in the background.
@@ -35,7 +36,7 @@ type pruner struct {
 }
 
 func newPruner(st store.Store, log *slog.Logger) *pruner {
-	return &pruner{st: st, log: log, wake: make(chan struct{}, 1), chunk: pruneChunkMax}
+	return &pruner{st: st, log: log, wake: make(chan struct{}, 1), chunk: pruneChunkStart}
 }
 
 // nudge asks for a pruning now: a team's retention changed.
