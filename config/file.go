@@ -35,6 +35,10 @@ type File struct {
 	// TrustReason says why the file is (not) trusted, as the trust
 	// checker put it.
 	TrustReason string
+	// Plugins are the plugins another agent's settings file enables or
+	// disables by id ("enabledPlugins"), for Settings.Plugins; nil for a
+	// Cursor file.
+	Plugins map[string]bool
 }
 
 // HasErrors reports whether any problem of the file is an error.

@@ -50,9 +50,11 @@ func (g *Groups) envFileVar() string {
 	return g.Shape.EnvFileVar()
 }
 
-// Parse reads the hooks of one of the agent's settings files. Its other
-// settings (permissions, env, model, …) are none of agenthooks' business
-// and are not looked at. Each handler becomes a Hook of the Cursor step
+// Parse reads the hooks of one of the agent's settings files, the env
+// block its hooks get ("env": {"NAME": "value"}, Hook.Env) and the
+// plugins it enables ("enabledPlugins", File.Plugins). Its other settings
+// (permissions, model, …) are none of agenthooks' business and are not
+// looked at. Each handler becomes a Hook of the Cursor step
 // its event maps to, with the agent's matcher rule, the format's Shape,
 // and no loop limit (Cursor's default for such hooks).
 //
@@ -68,6 +70,13 @@ func (g *Groups) Parse(path string, data []byte, src Source, dir, root string) *
 	if off, ok := doc.get("disableAllHooks"); ok && off.value.kind == jsonBool && off.value.boolean {
 		return f
 	}
+	env := stringMap(doc, "env", r, `write "env": {"NAME": "value"}`)
+	f.Plugins = boolMap(doc, "enabledPlugins", r)
+	defer func() {
+		for _, h := range f.Hooks {
+			h.Env = env
+		}
+	}()
 	hooks, ok := doc.get("hooks")
 	if !ok {
 		return f
@@ -274,4 +283,44 @@ func (g *Groups) sortedEvents() []string {
 	ev := slices.Clone(g.Events)
 	slices.Sort(ev)
 	return ev
+}
+
+// stringMap reads doc[key] as an object of strings (a settings file's
+// env block); a value that is not a string is skipped with a warning.
+func stringMap(doc *jsonNode, key string, r *reporter, fix string) map[string]string {
+	m, ok := doc.get(key)
+	if !ok || m.value.kind == jsonNull {
+		return nil
+	}
+	if m.value.kind != jsonObject {
+		r.warnAt(m.value.off, "/"+key, "must be an object of strings, got "+m.value.describe()+"; ignored", fix)
+		return nil
+	}
+	out := map[string]string{}
+	for _, e := range m.value.members {
+		if e.value.kind != jsonString {
+			r.warnAt(e.value.off, pointerJoin("/"+key, e.key), "must be a string, got "+e.value.describe()+"; ignored", "write it in double quotes")
+			continue
+		}
+		out[e.key] = e.value.str
+	}
+	return out
+}
+
+// boolMap reads doc[key] as an object of booleans (enabledPlugins); other
+// values are skipped with a warning.
+func boolMap(doc *jsonNode, key string, r *reporter) map[string]bool {
+	m, ok := doc.get(key)
+	if !ok || m.value.kind != jsonObject {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, e := range m.value.members {
+		if e.value.kind != jsonBool {
+			r.warnAt(e.value.off, pointerJoin("/"+key, e.key), "must be true or false, got "+e.value.describe()+"; ignored", `write "`+e.key+`": true`)
+			continue
+		}
+		out[e.key] = e.value.boolean
+	}
+	return out
 }

@@ -64,6 +64,15 @@ type Hook struct {
 
 	// Extra keeps per-hook keys this version does not know, untouched.
 	Extra map[string]json.RawMessage
+
+	// Env is the env block of the hook's settings file (another agent's,
+	// such as Claude Code's "env"): set for its hooks, screened as a
+	// sessionStart env of the same source is. Nil for a Cursor hook.
+	Env map[string]string
+	// Vars are NAME=value pairs the loader sets for the hook whatever its
+	// file says (a plugin's root, CLAUDE_PLUGIN_ROOT): not screened, as
+	// they come from where the hook was found.
+	Vars []string
 }
 
 // Matches reports whether the hook applies to the step's match value.

@@ -138,11 +138,11 @@ func (l *loader) loadTeams(home, firstRoot string) {
 }
 
 // load reads and parses one file, if it exists.
-func (l *loader) load(path string, src Source, dir, root string) {
+func (l *loader) load(path string, src Source, dir, root string) *File {
 	l.watch(path)
 	data, err := readFile(path)
 	if missing(err) {
-		return
+		return nil
 	}
 	var f *File
 	if err != nil {
@@ -172,6 +172,7 @@ func (l *loader) load(path string, src Source, dir, root string) {
 		}
 	}
 	l.set.Unloaded = append(l.set.Unloaded, unloaded(f, data, err != nil, stopped)...)
+	return f
 }
 
 func (l *loader) checkTrust(f *File, data []byte) {

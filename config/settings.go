@@ -22,6 +22,24 @@ type Settings struct {
 	// for every hook, and commands are expanded with it when pinning. ""
 	// when the agent has none.
 	ProjectDirVar string
+	// Plugins finds the hooks of the plugins the files enable; nil when
+	// the agent has none.
+	Plugins *Plugins
+}
+
+// Plugins are where an agent keeps the plugins its settings files enable
+// by id, and their hooks.
+type Plugins struct {
+	// Installed lists the plugins installed under home: id → the
+	// plugin's root folder.
+	Installed func(home string) (map[string]string, error)
+	// HooksFile is the hooks file of the plugin whose root is root;
+	// IsHooksFile reports whether a path is one (for validate).
+	HooksFile   func(root string) string
+	IsHooksFile func(path string) bool
+	// RootVar names the variable that holds the plugin's root for its
+	// hooks ("${CLAUDE_PLUGIN_ROOT}/scripts/x.sh").
+	RootVar string
 }
 
 // SettingsFile is one settings file of an agent, and the source it is.
@@ -116,12 +134,16 @@ func ProjectDirVars() []string {
 }
 
 // AgentVars are the variables the defined agents set for their hooks
-// (their project directory, their sessionStart env file): a session may
-// not set them.
+// (their project directory, their sessionStart env file, a plugin's
+// root): a session may not set them.
 func AgentVars() []string {
 	var vars []string
 	for _, s := range DefinedSettings() {
-		for _, v := range []string{s.ProjectDirVar, s.Format.envFileVar()} {
+		rootVar := ""
+		if s.Plugins != nil {
+			rootVar = s.Plugins.RootVar
+		}
+		for _, v := range []string{s.ProjectDirVar, s.Format.envFileVar(), rootVar} {
 			if v != "" && !slices.Contains(vars, v) {
 				vars = append(vars, v)
 			}
@@ -142,16 +164,17 @@ func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot strin
 			}
 		}
 	}
+	decided := map[string]bool{} // plugin ids a file of higher priority enabled or disabled
 	for _, f := range s.Files {
 		switch {
 		case f.Project:
 			for _, r := range roots {
 				if p := f.Path(r); !homeFiles[filepath.Clean(p)] {
-					l.load(p, f.Source, r, r)
+					l.loadPlugins(s, l.load(p, f.Source, r, r), home, decided)
 				}
 			}
 		case home != "":
-			l.load(f.Path(home), f.Source, home, firstRoot)
+			l.loadPlugins(s, l.load(f.Path(home), f.Source, home, firstRoot), home, decided)
 		}
 	}
 }

@@ -24,8 +24,8 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	// The resident engines the agents' hooks start live in a folder of
-	// this run's, and are stopped with it.
+	// The agents' temporary files live in a folder of this run's (each
+	// workspace stops its own engines).
 	tmp, err := os.MkdirTemp("", "agenthooks-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -33,7 +33,6 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("TMPDIR", tmp)
 	code := m.Run()
-	fakemodel.StopEngines(tmp)
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
 	}

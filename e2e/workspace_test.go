@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/internal/fakemodel"
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // denyMarker is in the deny reason of the workspace's hook, so a test can
@@ -102,9 +103,7 @@ type workspace struct {
 
 func newWorkspace(t *testing.T) *workspace {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test with a real agent; not in -short mode")
-	}
+	needs.Short(t, "the end-to-end tests: built binaries, and the real agents from npm")
 	root := tempRoot(t)
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r // agents compare real paths (trusted folders)
@@ -153,10 +152,11 @@ func newWorkspace(t *testing.T) *workspace {
 			t.Errorf("agenthooks reported a data race (%s):\n%s", r, b)
 		}
 	})
-	// The resident engines the agents' hooks started live under this
-	// workspace's TMPDIR: they are stopped before it is removed (and
-	// before the race reports above are read, so theirs are too).
-	t.Cleanup(func() { fakemodel.StopEngines(filepath.Join(root, "tmp")) })
+	// The resident engines the agents' hooks started live in this
+	// workspace's state folder (XDG_RUNTIME_DIR is unset): they are
+	// stopped before it is removed (and before the race reports above
+	// are read, so theirs are too).
+	t.Cleanup(func() { fakemodel.StopEngines(filepath.Join(w.Home, ".local", "state", "agenthooks", "run")) })
 
 	// git: a shim that records every call, refuses push, and passes the
 	// rest to the real git (agents ask git about the project).

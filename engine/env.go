@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strings"
 
@@ -108,8 +109,9 @@ func (e *Engine) baseEnv(c caller, fields map[string]json.RawMessage, sess sessi
 }
 
 // forHook returns the environment of hook h: the session variables set by
-// its own source or one of higher priority, never by a lower one, and its
-// project root.
+// its own source or one of higher priority, never by a lower one, its
+// settings file's env block (Hook.Env) and the loader's variables
+// (Hook.Vars), and its project root.
 func (r runEnv) forHook(h *config.Hook) []string {
 	env := make([]string, 0, len(r.host)+len(r.session)+len(r.tail)+2)
 	env = append(env, r.host...)
@@ -118,7 +120,16 @@ func (r runEnv) forHook(h *config.Hook) []string {
 			env = append(env, v.kv)
 		}
 	}
+	// The env block of the hook's settings file, screened as a
+	// sessionStart env of the same source is, sorted so that the
+	// environment does not depend on map order.
+	for _, k := range slices.Sorted(maps.Keys(h.Env)) {
+		if session.Refused(k, h.Source) == "" {
+			env = append(env, k+"="+h.Env[k])
+		}
+	}
 	env = append(env, r.tail...)
+	env = append(env, h.Vars...)
 	for _, v := range config.ProjectDirVars() {
 		env = append(env, v+"="+h.Root)
 	}

@@ -70,8 +70,11 @@ func TestMatchers(t *testing.T) {
 		event.BeforeShellExecution: {allow("net", "curl|wget|nc "), allow("all", ""), allow("star", "*")},
 		event.PreToolUse:           {allow("shell", "^Shell$"), allow("mcp", "MCP:.*")},
 		event.SubagentStart:        {allow("explore", "explore|shell")},
-		event.BeforeReadFile:       {allow("tab", "TabRead"), allow("read", "^Read$")},
-		event.BeforeMCPExecution:   {allow("ignored", "never-matches-anything")},
+		// A beforeReadFile matcher that cannot match "Read" (TabRead) is
+		// refused at load, as a mistake that disarms it (config's
+		// TestMatcherNeverMatches), so only one that does is here.
+		event.BeforeReadFile:     {allow("read", "^Read$")},
+		event.BeforeMCPExecution: {allow("ignored", "never-matches-anything")},
 	})
 	e := f.engine()
 	cases := []struct {

@@ -31,7 +31,9 @@ func hooksOf(t *testing.T, src config.Source, doc string) []*config.Hook {
 		path, dir, root = "/home/u/.cursor/managed/team_1/hooks/hooks.json", "/home/u/.cursor/managed/team_1/hooks", ""
 	}
 	f := config.ParseFile(path, []byte(doc), src, dir, root)
-	if f.HasErrors() {
+	// A mistake that disarms a hook (a matcher its step never reaches)
+	// is an error, but the hook loads: export still has it to translate.
+	if len(config.Disarming(f.Problems)) < errorCount(f.Problems) {
 		t.Fatalf("test hooks do not parse: %v", f.Problems)
 	}
 	return f.Hooks
@@ -171,3 +173,14 @@ func unmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
 
 // targets are the agents' export targets, as the registry gathers them.
 var targets = agents.Export()
+
+// errorCount counts the errors among problems.
+func errorCount(problems []config.Problem) int {
+	n := 0
+	for _, p := range problems {
+		if p.Severity == config.Error {
+			n++
+		}
+	}
+	return n
+}

@@ -49,4 +49,8 @@ type Answer struct {
 	// Failure is set when the hook failed by the agent's rules: why, in
 	// words.
 	Failure string
+	// Ignored names what the hook answered that the Cursor step cannot
+	// carry (context before a tool runs, say), for the log and
+	// `agenthooks test`; "" when nothing was dropped.
+	Ignored string
 }

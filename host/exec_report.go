@@ -140,6 +140,9 @@ func (h *Host) execSandbox(roots []string, getenv func(string) string) execSandb
 	l := h.Sandbox(roots)
 	var s execSandbox
 	for _, p := range l.Problems {
+		if err := l.Err(); err != nil && strings.HasPrefix(err.Error(), p.Error()) {
+			continue // said once, as the refusal
+		}
 		s.problems = append(s.problems, "agenthooks: "+p.Error())
 	}
 	if err := l.Err(); err != nil {

@@ -20,6 +20,9 @@ func shapedResult(res *Result, shape hookshape.Shape, step event.Step, envFile s
 		res.Failure, res.Detail = ExitStatus, ans.Failure
 		return
 	}
+	if ans.Ignored != "" {
+		res.Warning = "answered " + ans.Ignored + ", which " + string(step) + " ignores"
+	}
 	res.Blocked = ans.Block
 	if ans.Response != nil {
 		r, err := event.ParseResponse(step, ans.Response)

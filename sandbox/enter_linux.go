@@ -11,46 +11,48 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Landlock ABI versions the sandbox needs: files from 1, TCP ports from 4.
+// Landlock ABI versions the sandbox needs: files from 1 (TCP ports came
+// in 4), and from 6 the scopes that keep a command from signalling
+// processes outside the sandbox and from reaching their abstract unix
+// sockets. 6 is what every sandbox needs.
 const (
-	abiFiles   = 1
-	abiNetwork = 4
+	abiFiles  = 1
+	abiScopes = 6
 )
 
 // Supported says whether this kernel can enforce p: Landlock for files,
-// and for TCP ports unless the network is open, and the seccomp filter
-// for the sockets Landlock does not cover.
+// its scopes, TCP ports unless the network is open, and the seccomp
+// filter for the sockets Landlock does not cover. Where one is missing
+// the command is not sandboxed in name only: the reason is returned.
 func Supported(p Policy) error {
 	abi, err := llsyscall.LandlockGetABIVersion()
 	if err != nil || abi < abiFiles {
 		return errors.New("this kernel has no Landlock (it needs Linux 5.13 or later with Landlock enabled)")
 	}
-	if !p.Network.Open() {
-		if abi < abiNetwork {
-			return fmt.Errorf("this kernel's Landlock (ABI %d) cannot restrict TCP connections; the network policy needs ABI %d (Linux 6.7)", abi, abiNetwork)
-		}
-		if socketFilter() == nil {
-			return fmt.Errorf("agenthooks has no socket filter for %s, which the network policy needs", runtime.GOARCH)
-		}
+	if abi < abiScopes {
+		return fmt.Errorf("this kernel's Landlock (ABI %d) cannot keep a command from signalling processes outside the sandbox; the sandbox needs ABI %d (Linux 6.12)", abi, abiScopes)
+	}
+	if socketFilter(!p.Network.Open()) == nil {
+		return fmt.Errorf("agenthooks has no socket filter for %s, which the sandbox needs", runtime.GOARCH)
 	}
 	return nil
 }
 
 // enter restricts this thread and replaces the process with the command:
 // no_new_privs (a setuid program gains nothing), every capability dropped,
-// Landlock, and, unless the network is open, the socket filter. All of it
+// Landlock with its scopes, and the socket filter. All of it
 // applies to the calling thread, which execve then turns into the
 // command, so the rest of this process (and the supervisor, another
 // process) is never restricted.
 func enter(j job, path string, argv, envv []string) error {
 	p := j.Policy
 	abi, err := llsyscall.LandlockGetABIVersion()
-	if err != nil || abi < abiFiles {
-		return errors.New("this kernel has no Landlock")
+	if err != nil || abi < abiScopes {
+		return errors.New("this kernel's Landlock cannot scope signals and abstract sockets")
 	}
 	open := p.Network.Open()
-	if !open && (abi < abiNetwork || j.ProxyPort <= 0) {
-		return errors.New("the network policy cannot be enforced: no TCP rules or no proxy")
+	if !open && j.ProxyPort <= 0 {
+		return errors.New("the network policy cannot be enforced: no proxy")
 	}
 	cfg := landlock.Config{HandledAccessFS: landlock.V7.HandledAccessFS, Scoped: landlock.V7.Scoped}
 	if !open {
@@ -71,11 +73,9 @@ func enter(j job, path string, argv, envv []string) error {
 		return errors.New("the Landlock ruleset would restrict nothing here")
 	}
 	defer unix.Close(fd)
-	var filter []unix.SockFilter
-	if !open {
-		if filter = socketFilter(); filter == nil {
-			return fmt.Errorf("no socket filter for %s", runtime.GOARCH)
-		}
+	filter := socketFilter(!open)
+	if filter == nil {
+		return fmt.Errorf("no socket filter for %s", runtime.GOARCH)
 	}
 	// From here to execve on this thread only; it is never unlocked, so
 	// no other goroutine runs on a half-restricted thread.
@@ -89,10 +89,8 @@ func enter(j job, path string, argv, envv []string) error {
 	if err := llsyscall.LandlockRestrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("enforce Landlock: %w", err)
 	}
-	if filter != nil {
-		if err := installFilter(filter); err != nil {
-			return err
-		}
+	if err := installFilter(filter); err != nil {
+		return err
 	}
 	err = syscall.Exec(path, argv, envv)
 	return fmt.Errorf("run %s: %w", path, err)

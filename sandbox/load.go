@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/config"
 )
@@ -36,6 +37,11 @@ func (l *Loaded) Err() error {
 		}
 		for _, p := range f.Problems {
 			if p.Severity == config.Error {
+				if strings.Contains(p.Fix, "agenthooks trust") {
+					// A file changed or removed since trust: its fix,
+					// which the problem names, is the trust.
+					return errors.New(p.Error())
+				}
 				return fmt.Errorf("%s (the sandbox is not built while a sandbox file has errors: fix it, then run agenthooks validate)", p.Error())
 			}
 		}
@@ -130,8 +136,16 @@ func (l *Loaded) checkTrust(f *File, data []byte, trust config.Trust) {
 		// command loosen its own sandbox by editing it. It stops commands
 		// until the user has looked at it.
 		f.Trusted = true
+		// The reason's own "run agenthooks trust" is left to the fix:
+		// said once.
+		detail := f.TrustReason
+		if i := strings.Index(detail, "(pinned"); i >= 0 {
+			if j := strings.Index(detail[i:], ")"); j > 0 {
+				detail = detail[i+1 : i+j]
+			}
+		}
 		p := config.Problem{File: f.Path, Severity: config.Error,
-			Message: "changed since the workspace was trusted (" + f.TrustReason + "); no command runs until it is reviewed, since a command could otherwise loosen its own sandbox by editing it",
+			Message: "changed since the workspace was trusted (" + detail + "); no command runs until it is reviewed, since a command could otherwise loosen its own sandbox by editing it",
 			Fix:     "review it, then run agenthooks trust " + f.Root}
 		f.Problems = append(f.Problems, p)
 		l.Problems = append(l.Problems, p)

@@ -26,6 +26,10 @@ func TestMain(m *testing.M) {
 			os.Exit(helperGet(os.Args[2]))
 		case "helper-dial":
 			os.Exit(helperDial(os.Args[2], os.Args[3]))
+		case "helper-fake-engine":
+			os.Exit(helperFakeEngine(os.Args[2]))
+		case "helper-probe":
+			os.Exit(helperProbe(os.Args[2], os.Args[3]))
 		}
 	}
 	os.Exit(m.Run())

@@ -27,11 +27,12 @@ func seatbeltProfile(r fsRules, openNet bool, proxyPort int) string {
 	}
 	writeRule(&b, "file-read* file-write*", r.write)
 	writeRule(&b, "file-read* file-write* file-ioctl", r.devices)
+	// Never a unix socket: the daemons behind them (the resident engine,
+	// ssh-agent, Docker) act outside the sandbox for whoever connects.
 	if openNet {
-		b.WriteString("(allow network*)\n")
+		b.WriteString("(allow network* (remote ip \"*:*\"))\n(allow network* (local ip \"*:*\"))\n")
 	} else {
 		b.WriteString("(allow network-outbound (remote tcp \"localhost:" + strconv.Itoa(proxyPort) + "\"))\n")
-		b.WriteString("(allow network-outbound (remote unix-socket))\n")
 	}
 	return b.String()
 }

@@ -16,14 +16,14 @@ func TestSeatbeltProfile(t *testing.T) {
 			t.Errorf("the profile lacks %s:\n%s", want, prof)
 		}
 	}
-	for _, never := range []string{"(allow file-read*)\n", "(allow network*)", `(allow file-read* file-write*
+	for _, never := range []string{"(allow file-read*)\n", "(allow network*", "unix-socket", `(allow file-read* file-write*
   (subpath "/w")`, `(subpath "/tmp")`} {
 		if strings.Contains(prof, never) {
 			t.Errorf("the profile has %q, which the policy does not allow:\n%s", never, prof)
 		}
 	}
 	open := seatbeltProfile(Policy{Type: WorkspaceReadwrite, Roots: []string{"/w"}, ReadBoundary: ReadSystem}.files(env{}), true, 0)
-	if !strings.Contains(open, "(allow network*)") || !strings.Contains(open, "(allow file-read*)\n") {
+	if !strings.Contains(open, `(allow network* (remote ip "*:*"))`) || strings.Contains(open, "unix-socket") || strings.Contains(open, "(allow network*)") || !strings.Contains(open, "(allow file-read*)\n") {
 		t.Errorf("an open policy's profile:\n%s", open)
 	}
 }

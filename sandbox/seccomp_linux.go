@@ -8,22 +8,40 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The socket filter closes what Landlock ABI 4–9 leaves open when the
-// network goes through the proxy: Landlock restricts connect and bind on
-// plain TCP sockets only. Refused with EACCES: UDP (DNS and QUIC could
-// carry data out), raw and packet sockets; with EPROTONOSUPPORT, so
-// programs fall back to plain TCP: Multipath TCP and SCTP stream sockets.
-// io_uring is refused as a whole (ENOSYS): it can open sockets without
-// socket(2). Other families (unix, netlink) pass.
+// The socket filter closes what Landlock leaves open (docs/sandbox.md,
+// the threat model). It is installed in every sandbox:
+//
+//   - unix sockets: socket(AF_UNIX) is refused (EACCES). Before ABI 9
+//     Landlock does not restrict connecting to a pathname socket, and
+//     every daemon behind one (the resident engine, the user's systemd
+//     and D-Bus, ssh-agent, Docker) acts outside the sandbox for whoever
+//     connects. socketpair(2) stays: a connected pair reaches nothing.
+//   - families other than IPv4, IPv6 and routing netlink (vsock, packet,
+//     Bluetooth, CAN, TIPC, AF_ALG, other netlink protocols…): EACCES.
+//   - io_uring (ENOSYS): it opens, connects and sends without the
+//     system calls below.
+//
+// and, when the network goes through the proxy, what Landlock's TCP
+// rules (connect and bind on TCP sockets) do not see:
+//
+//   - IPv4 and IPv6 sockets other than plain TCP: UDP, raw, ICMP
+//     (EACCES); Multipath TCP and SCTP streams (EPROTONOSUPPORT, so
+//     programs fall back to plain TCP).
+//   - TCP Fast Open: sendto, sendmsg and sendmmsg with MSG_FASTOPEN
+//     connect without connect(2) (EACCES), and the TCP_FASTOPEN_CONNECT
+//     option is refused (EACCES).
+//
+// 32-bit system calls on a 64-bit machine are not checked, so a process
+// that makes one is killed.
 
-// Offsets in struct seccomp_data.
+// Offsets in struct seccomp_data; an argument's low 32 bits on a
+// little-endian machine.
 const (
 	offNr   = 0
 	offArch = 4
-	offArg0 = 16 // low 32 bits on little-endian machines
-	offArg1 = 24
-	offArg2 = 32
 )
+
+func offArg(i int) uint32 { return 16 + 8*uint32(i) }
 
 const (
 	ipprotoMPTCP  = 262
@@ -31,76 +49,107 @@ const (
 	x32SyscallBit = 0x40000000
 )
 
-// archParams are the values the filter checks for this architecture.
+// archParams are the values the filter checks for one architecture:
+// system call numbers differ between them.
 type archParams struct {
 	audit      uint32
-	socket     uint32
-	ioUring    uint32
 	x32Reserve bool
+	socket, socketpair,
+	sendto, sendmsg, sendmmsg, setsockopt,
+	ioUringSetup, ioUringEnter, ioUringRegister uint32
 }
 
-func params() (archParams, bool) {
-	switch runtime.GOARCH {
-	case "amd64":
-		return archParams{audit: unix.AUDIT_ARCH_X86_64, socket: unix.SYS_SOCKET, ioUring: unix.SYS_IO_URING_SETUP, x32Reserve: true}, true
-	case "arm64":
-		return archParams{audit: unix.AUDIT_ARCH_AARCH64, socket: unix.SYS_SOCKET, ioUring: unix.SYS_IO_URING_SETUP}, true
-	}
-	return archParams{}, false
+// arches are the architectures the release builds for Linux.
+var arches = map[string]archParams{
+	"amd64": {audit: unix.AUDIT_ARCH_X86_64, x32Reserve: true,
+		socket: 41, socketpair: 53, sendto: 44, sendmsg: 46, sendmmsg: 307, setsockopt: 54,
+		ioUringSetup: 425, ioUringEnter: 426, ioUringRegister: 427},
+	"arm64": {audit: unix.AUDIT_ARCH_AARCH64,
+		socket: 198, socketpair: 199, sendto: 206, sendmsg: 211, sendmmsg: 269, setsockopt: 208,
+		ioUringSetup: 425, ioUringEnter: 426, ioUringRegister: 427},
 }
 
-// socketFilter is the BPF program, or nil on an architecture it does not
-// know.
-func socketFilter() []unix.SockFilter {
-	a, ok := params()
+// socketFilter is the BPF program for this machine, or nil on an
+// architecture it does not know. proxied says the network goes through
+// the proxy.
+func socketFilter(proxied bool) []unix.SockFilter {
+	a, ok := arches[runtime.GOARCH]
 	if !ok {
 		return nil
 	}
-	ret := func(v uint32) unix.SockFilter { return bpfStmt(unix.BPF_RET|unix.BPF_K, v) }
-	errno := func(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
-	allow := uint32(unix.SECCOMP_RET_ALLOW)
-	// Jumps are relative; each block's offsets count the instructions
-	// between the jump and its target.
-	prog := []unix.SockFilter{
-		/* 0 */ bpfStmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offArch),
-		/* 1 */ bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, a.audit, 1, 0),
-		/* 2 */ ret(unix.SECCOMP_RET_KILL_PROCESS), // another ABI (i386 on amd64): not checked, not run
-		/* 3 */ bpfStmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offNr),
+	prog, err := buildFilter(a, proxied)
+	if err != nil {
+		return nil
 	}
-	if a.x32Reserve {
-		prog = append(prog,
-			bpfJump(unix.BPF_JMP|unix.BPF_JGE|unix.BPF_K, x32SyscallBit, 0, 1),
-			ret(errno(unix.ENOSYS)))
-	}
-	prog = append(prog,
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, a.ioUring, 0, 1),
-		ret(errno(unix.ENOSYS)),
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, a.socket, 1, 0),
-		ret(allow),
-		// socket(domain, type, protocol)
-		bpfStmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offArg0),
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, unix.AF_INET, 3, 0),
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, unix.AF_INET6, 2, 0),
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, unix.AF_PACKET, 8, 0),
-		ret(allow),
-		// AF_INET, AF_INET6: plain TCP only.
-		bpfStmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offArg1),
-		bpfStmt(unix.BPF_ALU|unix.BPF_AND|unix.BPF_K, sockTypeMask),
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, unix.SOCK_STREAM, 0, 4),
-		bpfStmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, offArg2),
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, 0, 3, 0),
-		bpfJump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, unix.IPPROTO_TCP, 2, 0),
-		ret(errno(unix.EPROTONOSUPPORT)),
-		ret(errno(unix.EACCES)),
-		ret(allow),
-	)
 	return prog
 }
 
-func bpfStmt(code uint16, k uint32) unix.SockFilter { return unix.SockFilter{Code: code, K: k} }
+// buildFilter assembles the filter for a.
+func buildFilter(a archParams, proxied bool) ([]unix.SockFilter, error) {
+	errno := func(e unix.Errno) uint32 { return unix.SECCOMP_RET_ERRNO | uint32(e) }
+	var p bpfProg
+	p.ld(offArch)
+	p.jeq(a.audit, "native", "")
+	p.ret(unix.SECCOMP_RET_KILL_PROCESS) // another ABI (i386 on amd64): not checked, not run
+	p.label("native")
+	p.ld(offNr)
+	if a.x32Reserve {
+		p.jge(x32SyscallBit, "nosys", "")
+	}
+	p.jeq(a.ioUringSetup, "nosys", "")
+	p.jeq(a.ioUringEnter, "nosys", "")
+	p.jeq(a.ioUringRegister, "nosys", "")
+	p.jeq(a.socket, "socket", "")
+	if proxied {
+		p.jeq(a.sendto, "flags3", "")
+		p.jeq(a.sendmmsg, "flags3", "")
+		p.jeq(a.sendmsg, "flags2", "")
+		p.jeq(a.setsockopt, "sockopt", "")
+	}
+	p.ret(unix.SECCOMP_RET_ALLOW)
 
-func bpfJump(code uint16, k uint32, jt, jf uint8) unix.SockFilter {
-	return unix.SockFilter{Code: code, Jt: jt, Jf: jf, K: k}
+	// socket(domain, type, protocol)
+	p.label("socket")
+	p.ld(offArg(0))
+	p.jeq(unix.AF_INET, "inet", "")
+	p.jeq(unix.AF_INET6, "inet", "")
+	p.jeq(unix.AF_NETLINK, "netlink", "eacces")
+	p.label("netlink")
+	p.ld(offArg(2))
+	p.jeq(unix.NETLINK_ROUTE, "allow", "eacces")
+	p.label("inet")
+	if !proxied {
+		p.ret(unix.SECCOMP_RET_ALLOW)
+	} else {
+		// Plain TCP only: what Landlock's TCP rules govern.
+		p.ld(offArg(1))
+		p.and(sockTypeMask)
+		p.jeq(unix.SOCK_STREAM, "", "eacces")
+		p.ld(offArg(2))
+		p.jeq(0, "allow", "")
+		p.jeq(unix.IPPROTO_TCP, "allow", "")
+		p.ret(errno(unix.EPROTONOSUPPORT))
+
+		p.label("flags3")
+		p.ld(offArg(3))
+		p.jset(unix.MSG_FASTOPEN, "eacces", "allow")
+		p.label("flags2")
+		p.ld(offArg(2))
+		p.jset(unix.MSG_FASTOPEN, "eacces", "allow")
+		// setsockopt(fd, level, optname, …)
+		p.label("sockopt")
+		p.ld(offArg(1))
+		p.jeq(unix.IPPROTO_TCP, "", "allow")
+		p.ld(offArg(2))
+		p.jeq(unix.TCP_FASTOPEN_CONNECT, "eacces", "allow")
+	}
+	p.label("allow")
+	p.ret(unix.SECCOMP_RET_ALLOW)
+	p.label("eacces")
+	p.ret(errno(unix.EACCES))
+	p.label("nosys")
+	p.ret(errno(unix.ENOSYS))
+	return p.assemble()
 }
 
 // installFilter loads the filter on this thread; no_new_privs is already

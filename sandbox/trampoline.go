@@ -10,6 +10,8 @@ import (
 	"os/signal"
 	"runtime"
 	"strconv"
+
+	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
 // Exit statuses of the trampoline itself, as sh and exec use them.
@@ -80,11 +82,13 @@ func enterAndExec(j job, argv []string) int {
 	return exitCannotRun
 }
 
-// childEnv is the command's environment: ours, with the proxy in every
-// variable tools read it from, and the variables that say it is
+// childEnv is the command's environment: ours without agenthooks' own
+// secrets (wire.SecretNames: inside, the command cannot read them from
+// any process outside, so it must not be handed them), with the proxy in
+// every variable tools read it from, and the variables that say it is
 // sandboxed.
 func childEnv(j job) []string {
-	envv := os.Environ()
+	envv, _ := wire.SplitSecrets(os.Environ())
 	set := func(k, v string) {
 		for i, kv := range envv {
 			if len(kv) > len(k) && kv[:len(k)+1] == k+"=" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
@@ -35,10 +36,16 @@ func Output(step event.Step, exitCode int, stdout, stderr []byte) Answer {
 	switch exitCode {
 	case 0:
 		if obj != nil {
-			return Answer{Response: translate(step, obj)}
+			return Answer{Response: translate(step, obj), Ignored: ignored(step, obj)}
 		}
-		if text := strings.TrimSpace(string(stdout)); text != "" && step == event.SessionStart {
+		text := strings.TrimSpace(string(stdout))
+		switch {
+		case text != "" && step == event.SessionStart:
 			return Answer{Response: mustJSON(map[string]any{"additional_context": text})}
+		case text != "" && step == event.BeforeSubmitPrompt:
+			// Claude Code adds a UserPromptSubmit hook's plain stdout to
+			// the model's context; Cursor's prompt step has no context.
+			return Answer{Ignored: "plain text " + quoted(text) + " (context, under Claude Code)"}
 		}
 		return Answer{}
 	case 2:
@@ -52,7 +59,7 @@ func Output(step event.Step, exitCode int, stdout, stderr []byte) Answer {
 		return Answer{Response: resp, Block: step == event.PreToolUse || step == event.BeforeSubmitPrompt}
 	}
 	if obj != nil {
-		return Answer{Response: translate(step, obj)}
+		return Answer{Response: translate(step, obj), Ignored: ignored(step, obj)}
 	}
 	detail := fmt.Sprintf("exited with status %d", exitCode)
 	if line := firstLine(msg); line != "" {
@@ -198,6 +205,28 @@ func translate(step event.Step, obj map[string]any) []byte {
 		return nil
 	}
 	return mustJSON(out)
+}
+
+// ignored names what a Claude Code answer carries that the Cursor step
+// cannot: additionalContext before a tool runs or with a prompt (Claude
+// Code hands it to the model; Cursor's preToolUse and beforeSubmitPrompt
+// have no context). "" when nothing is dropped.
+func ignored(step event.Step, obj map[string]any) string {
+	hso, _ := obj["hookSpecificOutput"].(map[string]any)
+	c := text(hso, "additionalContext")
+	if c == "" {
+		return ""
+	}
+	switch step {
+	case event.PreToolUse, event.BeforeSubmitPrompt:
+		return "additionalContext " + quoted(c)
+	}
+	return ""
+}
+
+// quoted is s quoted and cut to one short line, for messages.
+func quoted(s string) string {
+	return strconv.Quote(firstLine(s))
 }
 
 func text(m map[string]any, k string) string {

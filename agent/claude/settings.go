@@ -26,6 +26,7 @@ var Settings = &config.Settings{
 		{Name: "claude-user", Path: UserFile},
 	},
 	ProjectDirVar: ProjectDirVar,
+	Plugins:       Plugins,
 }
 
 // Format is how config reads Claude Code's settings files.

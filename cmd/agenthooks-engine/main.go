@@ -7,10 +7,16 @@ import (
 	"os"
 
 	"github.com/agenthooks/agenthooks/internal/cli"
+	"github.com/agenthooks/agenthooks/internal/wire"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
 
 func main() {
+	// Before anything else: no hook may read this process's secrets
+	// (docs/sandbox.md), which the client passes through a pipe rather
+	// than the environment.
+	wire.Undumpable()
+	wire.TakeSecrets(os.LookupEnv(wire.SecretsFDEnv))
 	if len(os.Args) > 1 && os.Args[1] == sandbox.Verb {
 		// The sandbox's trampoline, before the command line is built: it
 		// runs once per sandboxed command and only enters the sandbox.

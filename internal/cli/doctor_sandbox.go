@@ -38,7 +38,7 @@ func (d *doctor) sandbox(h *host.Host) {
 		if err := sandbox.Supported(p); err != nil {
 			if p.Unavailable == sandbox.UnavailableRunOpen {
 				d.add(doctorCheck{Check: "sandbox", Detail: fmt.Sprintf("not available here (%v): commands run open, as whenUnavailable allows; %s", err, summary),
-					Fix: "run on a kernel with Landlock (Linux 5.13 or later, ABI 4 or later for a network policy)"})
+					Fix: "run on a kernel with Landlock ABI 6 or later (Linux 6.12)"})
 				return
 			}
 			d.add(doctorCheck{Check: "sandbox", Detail: fmt.Sprintf("not available here (%v): exec refuses every command; %s", err, summary),
@@ -46,5 +46,6 @@ func (d *doctor) sandbox(h *host.Host) {
 			return
 		}
 		d.add(doctorCheck{Check: "sandbox", OK: true, Detail: "on: " + summary})
+		d.ownFolders(p)
 	}
 }

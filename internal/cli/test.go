@@ -141,6 +141,8 @@ func answerText(o *engine.Outcome) string {
 		return fmt.Sprintf("failed: %s: %s → %s", r.Failure, r.Detail, o.Said)
 	case r.Response == nil && r.Blocked:
 		return "exit 2 → " + o.Said
+	case r.Response == nil && r.Warning != "":
+		return "nothing this step reads → no opinion"
 	case r.Response == nil:
 		return "nothing → no opinion"
 	}

@@ -106,6 +106,7 @@ func (o *validateOptions) run() error {
 			env = os.Environ()
 		}
 		problems = append(problems, config.MissingPrograms(set.FileHooks(), env)...)
+		problems = append(problems, unsurePins(set.FileHooks())...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
@@ -160,12 +161,17 @@ func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config
 }
 
 // settingsFileOf finds the agent whose settings file abs is (a project's
-// or the user's, under a folder up to three levels above it), through
-// the registry: validate reads it in that agent's format.
+// or the user's, under a folder up to three levels above it), or whose
+// plugin's hooks file it is, through the registry: validate reads it in
+// that agent's format.
 func settingsFileOf(abs string) (*config.Settings, config.Source, bool) {
 	for _, a := range agents.All {
 		if a.Settings == nil {
 			continue
+		}
+		if p := a.Settings.Plugins; p != nil && p.IsHooksFile(abs) && len(a.Settings.Files) > 0 {
+			// A plugin is the user's: read as of the user's file.
+			return a.Settings, a.Settings.Files[len(a.Settings.Files)-1].Source, true
 		}
 		for _, f := range a.Settings.Files {
 			for r, i := filepath.Dir(abs), 0; i < 3; r, i = filepath.Dir(r), i+1 {

@@ -46,8 +46,10 @@ func ask(bin string, args []string, call *wire.Call, stdin []byte, readErr error
 	conn, err := dial(sock, ackWait)
 	if err != nil {
 		// A socket file nobody listens on: an engine that died, unless
-		// one is on its way in.
-		if !starting(sock) {
+		// one is on its way in. Unless this process may not make
+		// sockets at all (it runs inside a sandbox), where no engine
+		// could listen.
+		if !errors.Is(err, errNoSockets) && !starting(sock) {
 			start(bin, sock, env)
 		}
 		return 0, err

@@ -38,6 +38,9 @@ const (
 
 // Main runs the command line and returns the exit code.
 func Main(args []string) int {
+	// The agent's environment may hold agenthooks' secrets: no hook may
+	// read them from here.
+	wire.Undumpable()
 	// A client lives for one step: collecting its garbage only costs
 	// time (for a 10 MB payload, more than reading it). The limit lets the
 	// collector in before the largest payload could exhaust memory.
@@ -155,6 +158,17 @@ func fullEnv() []string {
 	return env
 }
 
+// engineEnv is env for a process of the full binary, with agenthooks'
+// secrets moved from its environment to a pipe (wire.PassSecrets); the
+// caller closes the file, when there is one, once the process started.
+func engineEnv(env []string, inherit bool) ([]string, *os.File) {
+	out, f, err := wire.PassSecrets(env, inherit)
+	if err != nil {
+		debugf("%v", err)
+	}
+	return out, f
+}
+
 // debugf prints why the engine was not used, with AGENTHOOKS_ENGINE_DEBUG.
 func debugf(format string, a ...any) {
 	if os.Getenv("AGENTHOOKS_ENGINE_DEBUG") != "" {
@@ -164,6 +178,10 @@ func debugf(format string, a ...any) {
 
 // blockedMsg says why a step was refused without its hooks.
 const blockedMsg = "agenthooks: the step is blocked: no hooks could run"
+
+// errNoSockets: this process may not make a unix socket (the sandbox's
+// socket filter refuses it).
+var errNoSockets = errors.New("no unix socket may be made here")
 
 // errRefused is an engine's refusal to run a request.
 var errRefused = errors.New("refused")

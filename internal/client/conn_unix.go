@@ -19,15 +19,20 @@ type conn struct{ fd int }
 
 // dial connects to the socket at path, waiting at most timeout.
 func dial(path string, timeout time.Duration) (*conn, error) {
+	addr, done, err := wire.SocketAddr(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
 	if err != nil {
-		return nil, fmt.Errorf("socket: %w", err)
+		return nil, fmt.Errorf("%w: %w", errNoSockets, err)
 	}
 	syscall.CloseOnExec(fd)
 	c := &conn{fd: fd}
 	c.setTimeout(syscall.SO_SNDTIMEO, timeout)
 	for {
-		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: path})
+		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: addr})
 		if err != syscall.EINTR {
 			break
 		}
@@ -87,13 +92,12 @@ var errEOF = errors.New("the engine closed the connection")
 
 func (c *conn) Close() error { return syscall.Close(c.fd) }
 
-// peerUID is the user id of the process listening at the other end.
-func (c *conn) peerUID() (int, error) { return wire.PeerUIDFD(c.fd) }
-
-// checkPeer checks that the process listening is the user's own.
+// checkPeer checks that the process listening is the user's own, and
+// outside any sandbox this process is not in: a sandboxed command that
+// listened in the engine's place would answer every step.
 func (c *conn) checkPeer() error {
-	if uid, err := c.peerUID(); err != nil || uid != os.Getuid() {
-		return fmt.Errorf("the engine is not the user's own (uid %d): %v", uid, err)
+	if err := wire.CheckPeerFD(c.fd); err != nil {
+		return fmt.Errorf("the engine cannot be trusted: %w", err)
 	}
 	return nil
 }

@@ -24,7 +24,12 @@ func runHere(bin string, args []string, stdin []byte, stdout, stderr io.Writer) 
 	// Its output is copied through pipes now: a descendant that kept them
 	// open must not keep the answer from the agent.
 	cmd.WaitDelay = time.Second
-	cmd.Env = fullEnv()
+	env, secrets := engineEnv(fullEnv(), false)
+	cmd.Env = env
+	if secrets != nil {
+		cmd.ExtraFiles = []*os.File{secrets}
+		defer secrets.Close()
+	}
 	cmd.SysProcAttr = childAttr()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, interruptSignals...)

@@ -90,9 +90,9 @@ func newWorld(t testing.TB) *world {
 	w.env = []string{"HOME=" + w.home, "TMPDIR=" + w.tmp, "PATH=" + os.Getenv("PATH"),
 		"AGENTHOOKS_ENGINE_IDLE=1m", "XDG_RUNTIME_DIR=", "GORACE=atexit_sleep_ms=0 log_path=" + races}
 	t.Cleanup(func() {
-		fakemodel.StopEngines(w.tmp)
+		fakemodel.StopEngines(w.engineDir())
 		if t.Failed() {
-			logs, _ := filepath.Glob(filepath.Join(w.tmp, "agenthooks-*", "*.log"))
+			logs, _ := filepath.Glob(filepath.Join(w.engineDir(), "*.log"))
 			for _, l := range logs {
 				b, _ := os.ReadFile(l)
 				t.Logf("engine log %s:\n%s", l, b)
@@ -144,7 +144,13 @@ func (w *world) run(stdin string, extra []string, args ...string) result {
 
 // socket is the path the world's clients use.
 func (w *world) socket() string {
-	return filepath.Join(w.tmp, fmt.Sprintf("agenthooks-%d", os.Getuid()), wire.SocketName(w.env))
+	return filepath.Join(w.engineDir(), wire.SocketName(w.env))
+}
+
+// engineDir is where the world's engines listen: its state folder, as
+// XDG_RUNTIME_DIR is unset (wire.Dir).
+func (w *world) engineDir() string {
+	return filepath.Join(w.home, ".local", "state", "agenthooks", "run")
 }
 
 type status struct {

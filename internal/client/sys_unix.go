@@ -15,7 +15,11 @@ var interruptSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP
 // handOver replaces this process with the full binary: the verb keeps the
 // process id, the terminal, stdin and every signal.
 func handOver(bin string, args []string) int {
-	err := syscall.Exec(bin, append([]string{bin}, args...), fullEnv())
+	env, secrets := engineEnv(fullEnv(), true)
+	err := syscall.Exec(bin, append([]string{bin}, args...), env)
+	if secrets != nil {
+		secrets.Close()
+	}
 	fmt.Fprintf(os.Stderr, "agenthooks: run %s: %v\n", bin, err)
 	return 127
 }
@@ -26,7 +30,12 @@ func handOver(bin string, args []string) int {
 // start one at once, the engine's own lock keeps one.
 func start(bin, sock string, env []string) {
 	cmd := exec.Command(bin, "engine", "serve", "--socket", sock)
+	env, secrets := engineEnv(env, false)
 	cmd.Env = env
+	if secrets != nil {
+		cmd.ExtraFiles = []*os.File{secrets}
+		defer secrets.Close()
+	}
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	// What the engine says about itself goes to a log beside its socket,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"sync"
 
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
@@ -16,35 +17,66 @@ import (
 func listen(sock string) (net.Listener, string, error) {
 	// The caller holds the lock, so any socket file is a dead engine's.
 	_ = os.Remove(sock)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: sock, Net: "unix"})
+	addr, done, err := wire.SocketAddr(sock)
+	if err != nil {
+		return nil, "", err
+	}
+	defer done()
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: addr, Net: "unix"})
 	if err != nil {
 		return nil, "", fmt.Errorf("listen on %s: %w", sock, err)
 	}
-	ln.SetUnlinkOnClose(true)
+	// Removed by its path, not by the name it was bound with, which may
+	// name a descriptor that is closed by then.
+	ln.SetUnlinkOnClose(false)
 	if err := os.Chmod(sock, 0o600); err != nil {
 		ln.Close()
 		return nil, "", fmt.Errorf("listen on %s: %w", sock, err)
 	}
-	return ln, sock, nil
+	return &unlinking{UnixListener: ln, path: sock}, sock, nil
 }
 
-// checkPeer checks that the process at the other end of c is the user's.
+// unlinking removes its socket file when it is first closed.
+type unlinking struct {
+	*net.UnixListener
+	path string
+	once sync.Once
+}
+
+func (u *unlinking) Close() error {
+	err := u.UnixListener.Close()
+	u.once.Do(func() { _ = os.Remove(u.path) })
+	return err
+}
+
+// checkPeer checks that the process at the other end of c is the user's,
+// and outside any sandbox this process is not in (wire.CheckPeerFD).
 func checkPeer(c net.Conn) error {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
 		return fmt.Errorf("not a unix socket: %T", c)
 	}
-	if uid, err := peerUID(uc); err != nil || uid != os.Getuid() {
-		return fmt.Errorf("uid %d: %v", uid, err)
+	raw, err := uc.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("peer credentials: %w", err)
 	}
-	return nil
+	var cerr error
+	if err := raw.Control(func(fd uintptr) { cerr = wire.CheckPeerFD(int(fd)) }); err != nil {
+		return fmt.Errorf("peer credentials: %w", err)
+	}
+	return cerr
 }
 
 // dialEngine connects to the engine at sock and checks that it is the
 // user's own.
 func dialEngine(ctx context.Context, sock string) (net.Conn, error) {
+	addr, done, err := wire.SocketAddr(sock)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", sock)
+	c, err := d.DialContext(ctx, "unix", addr)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", sock, err)
 	}
@@ -60,20 +92,4 @@ func dialEngine(ctx context.Context, sock string) (net.Conn, error) {
 func Listening(sock string) bool {
 	_, err := os.Lstat(sock)
 	return err == nil
-}
-
-// peerUID is the user id of the process at the other end of c (the
-// kernel's record of it). It lives here rather than in package wire so
-// that the client, which uses plain system calls, does not link the net
-// package (and with it the C resolver and dynamic linking).
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return -1, fmt.Errorf("peer credentials: %w", err)
-	}
-	uid, serr := -1, error(nil)
-	if err := raw.Control(func(fd uintptr) { uid, serr = wire.PeerUIDFD(int(fd)) }); err != nil {
-		return -1, fmt.Errorf("peer credentials: %w", err)
-	}
-	return uid, serr
 }

@@ -67,6 +67,10 @@ type Server struct {
 	// After, when set, runs after each reply is written: work that must
 	// not hold up an answer (the execution log).
 	After func()
+	// Flush, when set, writes at once what After would write later: a
+	// ControlFlush request (agenthooks log) waits for it, so that every
+	// step answered before it is in the log.
+	Flush func()
 	// Logf, when set, receives what the engine has to say about itself.
 	Logf func(format string, a ...any)
 
@@ -199,8 +203,14 @@ func (s *Server) logf(format string, a ...any) {
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	if err := checkPeer(c); err != nil {
-		// Not the user's process: say nothing at all.
 		s.logf("refused a connection: %v", err)
+		if errors.Is(err, wire.ErrConfinedPeer) {
+			// The user's, from inside a sandbox: its client runs the
+			// step itself, inside. Control requests (stop) are refused
+			// the same way.
+			_ = wire.WriteAck(c, wire.Ack{Refused: "the caller runs inside a sandbox; its steps run there"})
+		}
+		// Not the user's process: say nothing at all.
 		return
 	}
 	c.SetDeadline(time.Now().Add(30 * time.Second))

@@ -63,6 +63,7 @@ const (
 	Front           = "AGENTHOOKS_FRONT"
 	HookMarker      = "AGENTHOOKS_HOOK"
 	SandboxMarker   = "AGENTHOOKS_SANDBOX"
+	SecretsFD       = "AGENTHOOKS_SECRETS_FD"
 	XDGConfigHome   = "XDG_CONFIG_HOME"
 	XDGStateHome    = "XDG_STATE_HOME"
 	GitConfigGlobal = "GIT_CONFIG_GLOBAL"
@@ -95,6 +96,7 @@ var All = []Var{
 	{Name: Front, Meaning: "set by the client for the verb it runs in its own process", Default: "unset"},
 	{Name: HookMarker, Meaning: "set inside hooks: `agenthooks exec` in a hook runs its command ungated", Default: "unset"},
 	{Name: SandboxMarker, Meaning: "set inside the kernel sandbox", Default: "unset"},
+	{Name: SecretsFD, Meaning: "set by the client: the pipe the engine binary reads the team token and the model key from, which stay out of its environment", Default: "unset"},
 	{Name: "HOME", Meaning: "the home folder: user and team hooks, Claude Code's settings, git's global configuration", Default: "the user's", Separates: true, Git: true},
 	{Name: "USERPROFILE", Meaning: "the home folder on Windows", Default: "the user's", Separates: true, Git: true},
 	{Name: "HOMEDRIVE", Meaning: "the home folder's drive on Windows (git)", Default: "the user's", Git: true},
@@ -104,8 +106,8 @@ var All = []Var{
 	{Name: XDGConfigHome, Meaning: "the config folder (trust.json; git's XDG configuration)", Default: "~/.config", Separates: true, Git: true},
 	{Name: XDGStateHome, Meaning: "the state folder", Default: "~/.local/state", Separates: true},
 	{Name: "XDG_CACHE_HOME", Meaning: "the cache folder", Default: "~/.cache", Separates: true},
-	{Name: "XDG_RUNTIME_DIR", Meaning: "where the engine's socket is", Default: "the temporary folder", Separates: true},
-	{Name: "TMPDIR", Meaning: "where the engine's socket is without XDG_RUNTIME_DIR", Default: "/tmp"},
+	{Name: "XDG_RUNTIME_DIR", Meaning: "where the engine's socket is", Default: "agenthooks/run in the state folder ($XDG_STATE_HOME, else ~/.local/state)", Separates: true},
+	{Name: "TMPDIR", Meaning: "the temporary folder, which the sandbox lets commands write unless disableTmpWrite", Default: "/tmp"},
 	{Name: "OPENAI_API_KEY", Meaning: "the OpenAI API key of prompt hooks (withheld from hooks)", Default: "none", Separates: true},
 	{Name: "ANTHROPIC_API_KEY", Meaning: "the Anthropic API key of prompt hooks (withheld from hooks)", Default: "none", Separates: true},
 	{Name: "PATH", Meaning: "where programs are found: hooks, git, an external git-<name> before an alias", Default: "the system's", Git: true},

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,4 +15,19 @@ func PeerUIDFD(fd int) (int, error) {
 		return -1, fmt.Errorf("peer credentials: %w", err)
 	}
 	return int(cred.Uid), nil
+}
+
+// CheckPeerFD checks that the process at the other end of the unix socket
+// fd runs as this user. macOS does not show whether a process is inside a
+// Seatbelt sandbox; its profile refuses unix sockets instead
+// (docs/sandbox.md).
+func CheckPeerFD(fd int) error {
+	uid, err := PeerUIDFD(fd)
+	if err != nil {
+		return err
+	}
+	if uid != os.Getuid() {
+		return fmt.Errorf("the peer runs as uid %d, not as this user", uid)
+	}
+	return nil
 }

@@ -11,3 +11,9 @@ import (
 func PeerUIDFD(int) (int, error) {
 	return -1, errors.New("peer credentials are not available on this system")
 }
+
+// CheckPeerFD refuses every peer here.
+func CheckPeerFD(fd int) error {
+	_, err := PeerUIDFD(fd)
+	return err
+}

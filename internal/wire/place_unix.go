@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"syscall"
 )
 
@@ -25,10 +24,14 @@ func fileID(fi fs.FileInfo) string {
 
 // Dir returns the folder that holds the user's engine sockets, creating
 // it: $XDG_RUNTIME_DIR/agenthooks when the runtime folder is the user's,
-// else agenthooks-UID in the temporary folder. It refuses a folder that
-// is not a real directory, is not the user's own, or that anyone else may
-// enter: another user who could plant a socket there could answer for
-// the engine.
+// else agenthooks/run in the user's state folder ($XDG_STATE_HOME, else
+// ~/.local/state). Never the temporary folder: the sandbox lets commands
+// write there, and a command that could remove the socket, plant a link
+// for its log or hold its lock could stand in for the engine or keep it
+// away (docs/sandbox.md). It refuses a folder that is not a real
+// directory, is not the user's own, or that anyone else may enter:
+// another user who could plant a socket there could answer for the
+// engine.
 func Dir(getenv func(string) string) (string, error) {
 	uid := os.Getuid()
 	if rt := getenv("XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
@@ -36,11 +39,19 @@ func Dir(getenv func(string) string) (string, error) {
 			return ensure(filepath.Join(rt, "agenthooks"), uid)
 		}
 	}
-	base := getenv("TMPDIR")
+	base := getenv("XDG_STATE_HOME")
 	if !filepath.IsAbs(base) {
-		base = "/tmp"
+		home := getenv("HOME")
+		if !filepath.IsAbs(home) {
+			return "", errors.New("engine folder: neither XDG_RUNTIME_DIR nor HOME is set")
+		}
+		base = filepath.Join(home, ".local", "state")
 	}
-	return ensure(filepath.Join(base, "agenthooks-"+strconv.Itoa(uid)), uid)
+	dir := filepath.Join(base, "agenthooks", "run")
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		return "", fmt.Errorf("engine folder %s: %w", dir, err)
+	}
+	return ensure(dir, uid)
 }
 
 // ensure creates dir (mode 0700) if it is missing and checks it.

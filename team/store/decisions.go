@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-const decisionCols = `id, team_id, machine_id, hostname, record_id, at, step, outcome, decision, script_name, agent, conversation_id, what, message, received_at`
+const decisionCols = `id, team_id, machine_id, hostname, record_id, at, step, outcome, decision, script_name, agent, conversation_id, what, message, received_at, token_id`
 
 func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision) (int, error) {
 	added := 0
@@ -22,31 +22,36 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 		if !t.Audit {
 			return fmt.Errorf("team %d: %w", teamID, ErrAuditOff)
 		}
-		cutoff := retentionCutoff(t, time.Now())
-		// What is past the retention already is not kept.
-		kept := slices.DeleteFunc(slices.Clone(ds), func(d Decision) bool { return d.AtMs < cutoff })
-		if s.d.arrays {
-			added, err = s.insertDecisionsSet(ctx, tx, teamID, kept, now)
+		if err := s.bindMachine(ctx, tx, teamID, ds); err != nil {
 			return err
 		}
+		cutoff := RetentionCutoff(t, time.Now())
+		// What is past the retention already is not kept.
+		kept := slices.DeleteFunc(slices.Clone(ds), func(d Decision) bool { return d.AtMs < cutoff })
+		if len(kept) == 0 {
+			return nil
+		}
+		if s.d.arrays {
+			if added, err = s.insertDecisionsSet(ctx, tx, teamID, kept, now); err != nil {
+				return err
+			}
+			return s.countUpload(ctx, tx, ds, added, now)
+		}
 		var values strings.Builder
-		args := make([]any, 0, len(ds)*decisionInsertCols)
+		args := make([]any, 0, len(kept)*decisionInsertCols)
 		for _, d := range kept {
 			if len(args) > 0 {
 				values.WriteString(", ")
 			}
-			values.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			values.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			args = append(args, teamID, d.MachineID, d.Hostname, d.RecordID, d.AtMs, d.Step, d.Outcome, d.Decision, d.ScriptName,
-				d.Agent, d.ConversationID, d.What, d.Message, now)
+				d.Agent, d.ConversationID, d.What, d.Message, now, d.TokenID)
 		}
-		if len(args) == 0 {
-			return nil
-		}
-		// One statement for the batch (SQLite: one row of values each):
-		// the database parses and plans once, and writes the rows and
-		// their indexes together.
+		// One statement for the batch (SQLite: one row of values each;
+		// PostgreSQL: insertDecisionsSet): the database parses and plans
+		// once, and writes the rows and their indexes together.
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
-			decision, script_name, agent, conversation_id, what, message, received_at)
+			decision, script_name, agent, conversation_id, what, message, received_at, token_id)
 			VALUES `+values.String()+`
 			ON CONFLICT (team_id, machine_id, record_id) DO NOTHING`), args...)
 		if err != nil {
@@ -55,7 +60,7 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 		if n, err := res.RowsAffected(); err == nil {
 			added = int(n)
 		}
-		return nil
+		return s.countUpload(ctx, tx, ds, added, now)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("add %d decisions: %w", len(ds), err)
@@ -66,29 +71,26 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 // insertDecisionsSet inserts a batch as one statement over arrays, a
 // parameter per column rather than per value.
 func (s *sqlStore) insertDecisionsSet(ctx context.Context, tx *sql.Tx, teamID int64, ds []Decision, now int64) (int, error) {
-	if len(ds) == 0 {
-		return 0, nil
-	}
 	n := len(ds)
-	at := make([]int64, n)
+	at, tokens := make([]int64, n), make([]int64, n)
 	text := make([][]string, 11)
 	for c := range text {
 		text[c] = make([]string, n)
 	}
 	for i, d := range ds {
-		at[i] = d.AtMs
+		at[i], tokens[i] = d.AtMs, d.TokenID
 		for c, v := range []string{d.MachineID, d.Hostname, d.RecordID, d.Step, d.Outcome, d.Decision, d.ScriptName, d.Agent, d.ConversationID, d.What, d.Message} {
 			text[c][i] = v
 		}
 	}
 	res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
-		decision, script_name, agent, conversation_id, what, message, received_at)
+		decision, script_name, agent, conversation_id, what, message, received_at, token_id)
 		SELECT ?::bigint, u.machine_id, u.hostname, u.record_id, u.at, u.step, u.outcome, u.decision, u.script_name, u.agent,
-			u.conversation_id, u.what, u.message, ?::bigint
-		FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
-			AS u(machine_id, hostname, record_id, at, step, outcome, decision, script_name, agent, conversation_id, what, message)
+			u.conversation_id, u.what, u.message, ?::bigint, u.token_id
+		FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[])
+			AS u(machine_id, hostname, record_id, at, step, outcome, decision, script_name, agent, conversation_id, what, message, token_id)
 		ON CONFLICT (team_id, machine_id, record_id) DO NOTHING`),
-		teamID, now, text[0], text[1], text[2], at, text[3], text[4], text[5], text[6], text[7], text[8], text[9], text[10])
+		teamID, now, text[0], text[1], text[2], at, text[3], text[4], text[5], text[6], text[7], text[8], text[9], text[10], tokens)
 	if err != nil {
 		return 0, err
 	}
@@ -97,11 +99,11 @@ func (s *sqlStore) insertDecisionsSet(ctx context.Context, tx *sql.Tx, teamID in
 }
 
 // decisionInsertCols is how many values AddDecisions writes per row.
-const decisionInsertCols = 14
+const decisionInsertCols = 15
 
-// retentionCutoff is the time before which a team's decisions are past
+// RetentionCutoff is the time (Unix milliseconds) before which a team's decisions are past
 // its retention.
-func retentionCutoff(t Team, now time.Time) int64 {
+func RetentionCutoff(t Team, now time.Time) int64 {
 	days := t.AuditRetentionDays
 	if days == 0 {
 		days = DefaultAuditRetentionDays
@@ -133,6 +135,10 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 	eq("script_name", f.ScriptName)
 	eq("agent", f.Agent)
 	eq("step", f.Step)
+	if f.TokenID != 0 {
+		where = append(where, "token_id = ?")
+		args = append(args, f.TokenID)
+	}
 	// What is past the retention but not yet pruned is not shown: the
 	// retention holds from the moment it is set.
 	t, err := s.Team(ctx, f.TeamID)
@@ -140,14 +146,14 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
 	}
 	where = append(where, "at >= ?")
-	args = append(args, max(f.SinceMs, retentionCutoff(t, time.Now())))
+	args = append(args, max(f.SinceMs, RetentionCutoff(t, time.Now())))
 	if f.UntilMs > 0 {
 		where = append(where, "at < ?")
 		args = append(args, f.UntilMs)
 	}
 	limit := pageSize(f.Limit, DefaultHistoryLimit, MaxHistoryLimit)
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT `+decisionCols+` FROM decisions WHERE `+strings.Join(where, " AND ")+
-		fmt.Sprintf(` ORDER BY at DESC, id DESC LIMIT %d`, limit)), args...)
+		fmt.Sprintf(` ORDER BY received_at DESC, at DESC, id DESC LIMIT %d`, limit)), args...)
 	if err != nil {
 		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
 	}
@@ -156,7 +162,7 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 	for rows.Next() {
 		var d Decision
 		if err := rows.Scan(&d.ID, &d.TeamID, &d.MachineID, &d.Hostname, &d.RecordID, &d.AtMs, &d.Step, &d.Outcome, &d.Decision,
-			&d.ScriptName, &d.Agent, &d.ConversationID, &d.What, &d.Message, &d.ReceivedAtMs); err != nil {
+			&d.ScriptName, &d.Agent, &d.ConversationID, &d.What, &d.Message, &d.ReceivedAtMs, &d.TokenID); err != nil {
 			return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
 		}
 		out = append(out, d)

@@ -1,0 +1,7 @@
+package wire
+
+import "errors"
+
+// ErrConfinedPeer: the peer runs inside a sandbox this process is not in
+// (CheckPeerFD).
+var ErrConfinedPeer = errors.New("the peer runs inside a sandbox")
