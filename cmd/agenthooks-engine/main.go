@@ -16,7 +16,7 @@ func main() {
 	// (docs/sandbox.md), which the client passes through a pipe rather
 	// than the environment.
 	wire.Undumpable()
-	wire.TakeSecrets()
+	wire.TakeSecrets(os.LookupEnv(wire.SecretsFDEnv))
 	if len(os.Args) > 1 && os.Args[1] == sandbox.Verb {
 		// The sandbox's trampoline, before the command line is built: it
 		// runs once per sandboxed command and only enters the sandbox.
