@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"encoding/json"
-	"github.com/agenthooks/agenthooks/internal/needs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // The agents, each at the version these tests verified: a version bump
@@ -71,9 +72,7 @@ var (
 // 20 and npm the test fails (CI has them), unless -short leaves it out.
 func agent(t *testing.T, command string) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test with a real agent; not in -short mode")
-	}
+	needs.Short(t, "the end-to-end tests: built binaries, and the real agents from npm")
 	agentsOnce.Do(func() {
 		agentsRoot, agentsLog, agentsErr = installAgents()
 		agentsMissing = strings.Contains(agentsErr, "is not installed") || strings.Contains(agentsErr, "is too old")

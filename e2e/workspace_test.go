@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/internal/fakemodel"
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // denyMarker is in the deny reason of the workspace's hook, so a test can
@@ -102,9 +103,7 @@ type workspace struct {
 
 func newWorkspace(t *testing.T) *workspace {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test with a real agent; not in -short mode")
-	}
+	needs.Short(t, "the end-to-end tests: built binaries, and the real agents from npm")
 	root := tempRoot(t)
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r // agents compare real paths (trusted folders)

@@ -15,6 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"github.com/agenthooks/agenthooks/runner"
 )
 
@@ -147,9 +148,7 @@ func TestCorpusThroughEngine(t *testing.T) {
 // TestCorpusThroughProcess: the same hooks run as processes of the real
 // agenthooks binary, as Cursor runs them, decide the same.
 func TestCorpusThroughProcess(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the agenthooks binary")
-	}
+	needs.Short(t, "the policy corpus through a built agenthooks binary")
 	bin := buildAgenthooks(t)
 	env := append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	runCorpus(t, func(f string) *engine.Engine {

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 const (
@@ -80,9 +82,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 // database: they race to create and migrate it, then to update one session
 // and append records.
 func TestConcurrentProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	needs.Short(t, "the state store's tests across processes")
 	dir := t.TempDir()
 	cmds := make([]*exec.Cmd, writers)
 	for w := range writers {

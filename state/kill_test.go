@@ -7,15 +7,15 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // TestKilledWriter kills (SIGKILL on Unix) a process in the middle of its
 // write loop: the database must pass integrity_check and hold every
 // record the process saw committed.
 func TestKilledWriter(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a process")
-	}
+	needs.Short(t, "the state store's tests across processes")
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), roleEnv+"=killme", "STATE_TEST_DIR="+dir)

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 const rootsPerWriter = 10
@@ -81,9 +83,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 // TestConcurrentProcesses runs the test binary several times at once as
 // writers (see TestHelperWriter) against one store.
 func TestConcurrentProcesses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts processes")
-	}
+	needs.Short(t, "the trust store's tests across processes")
 	const writers = 4
 	dir, base := t.TempDir(), t.TempDir()
 	cmds := make([]*exec.Cmd, writers)

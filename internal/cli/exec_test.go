@@ -18,6 +18,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"github.com/agenthooks/agenthooks/internal/proc"
 )
 
@@ -253,9 +254,7 @@ func (s *execScreen) finish(cmd *exec.Cmd) int {
 }
 
 func TestExec(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the agenthooks binary")
-	}
+	needs.Short(t, "the command line's tests that build the agenthooks binary (signals, terminals, version stamps)")
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command to build agenthooks with")

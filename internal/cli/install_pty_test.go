@@ -8,15 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // TestInstallAsksOnTerminal: on a terminal, install without --trust asks
 // before recording Codex's trust; y records it, anything else prints the
 // settings instead.
 func TestInstallAsksOnTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the agenthooks binary")
-	}
+	needs.Short(t, "the command line's tests that build the agenthooks binary (signals, terminals, version stamps)")
 	bin := filepath.Join(t.TempDir(), "agenthooks")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/agenthooks-engine").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

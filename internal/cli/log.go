@@ -36,9 +36,12 @@ func newLogCmd(s *IO) *cobra.Command {
 		Long: `Log prints the execution log kept in the state database, state.db in
 $AGENTHOOKS_STATE_DIR (default $XDG_STATE_HOME/agenthooks, else
 ~/.local/state/agenthooks): one record per hook execution, newest first, with its
-time, step, source, outcome (and failure kind), duration, exit code
-and command (cut to fit the terminal; on a narrow one the source is left out).
-Filters combine; each matches exactly.
+time, step, source, outcome (and failure kind), duration, exit code, what the agent
+tried (ACTION: the command, the file, the tool and its main argument, the prompt's
+first words, redacted as stored) and the hook that judged it (HOOK: its command),
+cut to fit the terminal (on a narrow one the source is left out). Filters combine;
+each matches exactly. Log first has the resident engine write the steps it has
+answered, so every step answered before log was called is listed.
 
 Outcomes: allow, deny, ask, block, continue, none, answered, failed, fail-closed.
 Failure kinds: invalid_output, exit_status, timeout, spawn_error, output_too_large,
@@ -145,6 +148,9 @@ func (o *logOptions) run(ctx context.Context) error {
 	for _, w := range warnings {
 		fmt.Fprintln(o.io.Err, "agenthooks: warning:", w)
 	}
+	// The engines write the log just after their answers: have them write
+	// it now. Open then takes in what a busy store had them spool.
+	flushEngines(ctx)
 	store, err := state.Open(ctx, opts)
 	if err != nil {
 		return err

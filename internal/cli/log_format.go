@@ -41,10 +41,11 @@ type logPrinter struct {
 	follow bool
 	headed bool
 	// Set with the header: the variable column widths, whether there is
-	// room for the source, and what is left for the command.
+	// room for the source, and what is left for the action and the hook's
+	// command.
 	step, src, outcome int
 	showSource         bool
-	cmd                int
+	action, cmd        int
 }
 
 func newLogPrinter(w io.Writer, asJSON, follow bool) *logPrinter {
@@ -95,7 +96,19 @@ func (p *logPrinter) layout(es []state.Entry) {
 	if p.showSource {
 		used += p.src + gap
 	}
-	p.cmd = max(p.width-used, minCmdWidth/2)
+	// What the agent tried and the hook that judged it share the rest:
+	// the action as wide as the widest (when following, half), at most
+	// three fifths.
+	rest := max(p.width-used-gap, 2)
+	p.action = len("ACTION")
+	if p.follow {
+		p.action = rest / 2
+	}
+	for _, e := range es {
+		p.action = max(p.action, utf8.RuneCountInString(oneLine(actionOf(e))))
+	}
+	p.action = max(min(p.action, rest*3/5), 1)
+	p.cmd = max(rest-p.action, 1)
 }
 
 func (p *logPrinter) header(w io.Writer) {
@@ -104,7 +117,7 @@ func (p *logPrinter) header(w io.Writer) {
 		cells = append(cells, fmt.Sprintf("%-*s", p.src, "SOURCE"))
 	}
 	cells = append(cells, fmt.Sprintf("%-*s", p.outcome, "OUTCOME"), fmt.Sprintf("%*s", msWidth, "MS"),
-		fmt.Sprintf("%*s", exitWidth, "EXIT"), "COMMAND")
+		fmt.Sprintf("%*s", exitWidth, "EXIT"), fmt.Sprintf("%-*s", p.action, "ACTION"), "HOOK")
 	fmt.Fprintln(w, paint(p.color, ansiBold, strings.Join(cells, "  ")))
 }
 
@@ -120,6 +133,7 @@ func (p *logPrinter) row(w io.Writer, e state.Entry) {
 		paint(p.color, outcomeStyle(e.Outcome), fmt.Sprintf("%-*s", p.outcome, outcomeText(e))),
 		fmt.Sprintf("%*s", msWidth, formatMS(e.DurationMS)),
 		fmt.Sprintf("%*d", exitWidth, e.ExitCode),
+		padRunes(clipCommand(actionOf(e), p.action), p.action),
 		clipCommand(e.Command, p.cmd))
 	fmt.Fprintln(w, strings.Join(cells, "  "))
 }
@@ -153,10 +167,21 @@ func formatMS(ms float64) string {
 	return strconv.FormatFloat(math.Round(ms), 'f', 0, 64)
 }
 
+// oneLine is s on one line, as the table shows it.
+func oneLine(s string) string { return printable.Line(strings.Join(strings.Fields(s), " ")) }
+
+// padRunes pads s with spaces to n characters.
+func padRunes(s string, n int) string {
+	if k := utf8.RuneCountInString(s); k < n {
+		return s + strings.Repeat(" ", n-k)
+	}
+	return s
+}
+
 // clipCommand puts s on one line (a prompt hook's "command" is its prompt)
 // and cuts it to n characters, marking the cut with "…".
 func clipCommand(s string, n int) string {
-	s = printable.Line(strings.Join(strings.Fields(s), " "))
+	s = oneLine(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -12,15 +12,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // TestRunFromTermStopsHooks: `run --from` stopped by SIGTERM (an agent
 // giving up on its hook) stops its hooks too, and answers as the agent
 // expects a failing hook to, instead of dying and leaving them running.
 func TestRunFromTermStopsHooks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the agenthooks binary")
-	}
+	needs.Short(t, "the command line's tests that build the agenthooks binary (signals, terminals, version stamps)")
 	bin := buildBinary(t)
 	root := t.TempDir()
 	home := filepath.Join(root, "home")

@@ -30,6 +30,8 @@ type serveOptions struct {
 	maxScriptBytes int
 	verbose        bool
 	noDashboard    bool
+	uploadRate     float64
+	uploadDaily    int64
 	// ready, when set, is told the address once the server listens
 	// (tests listen on port 0).
 	ready func(addr string)
@@ -62,6 +64,8 @@ finishes the requests in flight first.`,
 	f.IntVar(&o.maxScriptBytes, "max-script-bytes", store.DefaultMaxScriptBytes, "largest hook script accepted, in `BYTES`")
 	f.BoolVarP(&o.verbose, "verbose", "v", false, "log every call, members' fetches included")
 	f.BoolVar(&o.noDashboard, "no-dashboard", false, "serve the API only, without the web dashboard at /")
+	f.Float64Var(&o.uploadRate, "upload-rate", server.DefaultUploadRate, "uploads of decisions a member token may send a second, per server (`RATE`)")
+	f.Int64Var(&o.uploadDaily, "upload-daily-decisions", store.DefaultDailyDecisionsPerToken, "decisions a member token may upload in a day (UTC), across servers (`N`)")
 	cmd.PersistentFlags().StringVar(&o.database, "database", "",
 		"`URL` of the database: sqlite:PATH or postgres://USER@HOST/DB (default $"+envTeamDatabase+", else sqlite:STATE_DIR/team.db)")
 	cmd.AddCommand(newServeTokenCmd(o), newServeTeamCmd(o))
@@ -71,6 +75,9 @@ finishes the requests in flight first.`,
 func (o *serveOptions) run(ctx context.Context) error {
 	if o.maxScriptBytes <= 0 || o.maxScriptBytes > maxScriptLimit {
 		return usageErr("--max-script-bytes %d: give a number of bytes from 1 to %d", o.maxScriptBytes, maxScriptLimit)
+	}
+	if o.uploadRate <= 0 || o.uploadDaily <= 0 {
+		return usageErr("--upload-rate and --upload-daily-decisions must be positive")
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return usageErr("--tls-cert and --tls-key go together: give both, or neither for plain HTTP")
@@ -89,6 +96,7 @@ func (o *serveOptions) run(ctx context.Context) error {
 	cfg := server.Config{
 		Store:          st,
 		MaxScriptBytes: o.maxScriptBytes,
+		UploadRate:     o.uploadRate,
 		Logger:         log,
 		TLSCertFile:    o.tlsCert,
 		TLSKeyFile:     o.tlsKey,

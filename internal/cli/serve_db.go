@@ -35,7 +35,7 @@ func (o *serveOptions) openStore(ctx context.Context) (store.Store, string, erro
 	// A database that does not answer should not hang the command.
 	octx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	st, err := store.Open(octx, url, store.Options{MaxScriptBytes: o.maxScriptBytes})
+	st, err := store.Open(octx, url, store.Options{MaxScriptBytes: o.maxScriptBytes, DailyDecisionsPerToken: o.uploadDaily})
 	if err != nil {
 		return nil, "", err
 	}

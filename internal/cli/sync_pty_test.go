@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/needs"
 	"github.com/agenthooks/agenthooks/team/teamsync"
 	"github.com/agenthooks/agenthooks/team/teamsync/faketeam"
 )
@@ -17,9 +18,7 @@ import (
 // TestSyncAsksOnTerminal: on a terminal the first sync shows the notice
 // and asks; v shows the scripts, y installs, anything else does not.
 func TestSyncAsksOnTerminal(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the agenthooks binary")
-	}
+	needs.Short(t, "the command line's tests that build the agenthooks binary (signals, terminals, version stamps)")
 	bin := filepath.Join(t.TempDir(), "agenthooks")
 	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/agenthooks-engine").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

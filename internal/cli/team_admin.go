@@ -267,9 +267,18 @@ func newAPIMachinesCmd(o *teamOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			res, err := call(cmd.Context(), c.ListMachines, &teamv1.ListMachinesRequest{TeamId: id})
-			if err != nil {
-				return err
+			// Every page, in machine id order.
+			res := &teamv1.ListMachinesResponse{}
+			for token := ""; ; {
+				page, err := call(cmd.Context(), c.ListMachines, &teamv1.ListMachinesRequest{TeamId: id, PageSize: 1000, PageToken: token})
+				if err != nil {
+					return err
+				}
+				res.Machines = append(res.Machines, page.GetMachines()...)
+				res.Revision, res.Counts = page.GetRevision(), page.GetCounts()
+				if token = page.GetNextPageToken(); token == "" {
+					break
+				}
 			}
 			if o.json {
 				return o.printJSON(o.io.Out, res)
@@ -299,7 +308,7 @@ func newAPIDecisionsCmd(o *teamOptions) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			req := &teamv1.ListDecisionsRequest{TeamId: id, ScriptName: f.ScriptName, MachineId: f.MachineId, Agent: f.Agent, Step: f.Step, Limit: limit}
+			req := &teamv1.ListDecisionsRequest{TeamId: id, ScriptName: f.ScriptName, MachineId: f.MachineId, Agent: f.Agent, Step: f.Step, TokenId: f.TokenId, Limit: limit}
 			if since != "" {
 				d, err := time.ParseDuration(since)
 				if err != nil || d <= 0 {
@@ -328,6 +337,7 @@ func newAPIDecisionsCmd(o *teamOptions) *cobra.Command {
 	fl.StringVar(&f.MachineId, "machine", "", "only this machine's (its id, as team machines shows)")
 	fl.StringVar(&f.Agent, "agent", "", "only this agent's (cursor, claude, …)")
 	fl.StringVar(&f.Step, "step", "", "only this step's (beforeShellExecution, …)")
+	fl.Int64Var(&f.TokenId, "token", 0, "only those this member token sent (its id, as team token list shows)")
 	fl.StringVar(&since, "since", "", "only the last DURATION's (24h, 90m)")
 	fl.Int32Var(&limit, "limit", 0, "at most this many (0: the server's default, 100; at most 1000)")
 	return cmd

@@ -106,6 +106,7 @@ func (o *validateOptions) run() error {
 			env = os.Environ()
 		}
 		problems = append(problems, config.MissingPrograms(set.FileHooks(), env)...)
+		problems = append(problems, unsurePins(set.FileHooks())...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)

@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // TestVersionText checks the human form names the commit and flags a
@@ -33,9 +35,7 @@ func TestVersionText(t *testing.T) {
 // inside the repository) and checks the binary reports that version and
 // the repository's HEAD commit.
 func TestVersionBuiltBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	needs.Short(t, "the command line's tests that build the agenthooks binary (signals, terminals, version stamps)")
 	gitPath, err := exec.LookPath("git")
 	if err != nil {
 		t.Skip("git is not installed")

@@ -12,18 +12,24 @@ import (
 const (
 	ControlStatus = "status"
 	ControlStop   = "stop"
+	// ControlFlush writes the execution log of every step answered so
+	// far before the engine answers with its status.
+	ControlFlush = "flush"
 )
 
 // control answers a request to the engine itself.
 func (s *Server) control(c net.Conn, req *wire.Request) {
 	switch req.Control {
-	case ControlStatus, ControlStop:
+	case ControlStatus, ControlStop, ControlFlush:
 	default:
 		_ = wire.WriteAck(c, wire.Ack{Refused: "unknown control " + req.Control})
 		return
 	}
 	if err := wire.WriteAck(c, wire.Ack{}); err != nil {
 		return
+	}
+	if req.Control == ControlFlush && s.Flush != nil {
+		s.Flush()
 	}
 	st := &wire.Status{
 		PID:      os.Getpid(),

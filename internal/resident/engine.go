@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,6 +32,10 @@ type Engine struct {
 	host atomic.Pointer[host.Host] // set once, when it opens
 	why  atomic.Pointer[string]    // why no step runs yet; nil once host is set
 	kick chan struct{}
+	// flushing is held while the log is written, so that a flush asked
+	// for (ControlFlush) returns only once the records taken by one
+	// already under way are written too.
+	flushing sync.Mutex
 }
 
 // Serve runs srv until it is idle, stopped or replaced, with its Waiting,
@@ -59,7 +64,7 @@ func (e *Engine) Serve(ctx context.Context, srv *Server) error {
 		defer close(flushed)
 		e.flushLoop(ctx)
 	}()
-	srv.Waiting, srv.After = e.waiting, e.flushSoon
+	srv.Waiting, srv.After, srv.Flush = e.waiting, e.flushSoon, func() { e.flush(context.WithoutCancel(ctx)) }
 	srv.Handle = func(ctx context.Context, req *wire.Request, body []byte, out, errOut io.Writer) int {
 		return e.Handle(ctx, e.host.Load(), req, body, out, errOut)
 	}
@@ -160,8 +165,15 @@ func (e *Engine) flushLoop(ctx context.Context) {
 			return
 		case <-time.After(flushDelay):
 		}
-		if h := e.host.Load(); h != nil {
-			h.Flush(context.WithoutCancel(ctx))
-		}
+		e.flush(context.WithoutCancel(ctx))
+	}
+}
+
+// flush writes the log of every step answered so far.
+func (e *Engine) flush(ctx context.Context) {
+	e.flushing.Lock()
+	defer e.flushing.Unlock()
+	if h := e.host.Load(); h != nil {
+		h.Flush(ctx)
 	}
 }

@@ -67,6 +67,10 @@ type Server struct {
 	// After, when set, runs after each reply is written: work that must
 	// not hold up an answer (the execution log).
 	After func()
+	// Flush, when set, writes at once what After would write later: a
+	// ControlFlush request (agenthooks log) waits for it, so that every
+	// step answered before it is in the log.
+	Flush func()
 	// Logf, when set, receives what the engine has to say about itself.
 	Logf func(format string, a ...any)
 

@@ -55,8 +55,8 @@ func PassSecrets(env []string, inherit bool) ([]string, *os.File, error) {
 }
 
 // TakeSecrets is the other end, first thing in a process of the engine
-// binary: it reads the secrets from the descriptor SecretsFDEnv names (v,
-// when ok: the main reads it, as os.LookupEnv(SecretsFDEnv)) into this
+// binary: it reads the secrets from the descriptor SecretsFDEnv names
+// (v, as main read it with os.LookupEnv; ok whether it was set) into this
 // process's environment (not the initial one the kernel shows), and
 // closes it.
 func TakeSecrets(v string, ok bool) {

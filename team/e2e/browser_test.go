@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/agenthooks/agenthooks/internal/needs"
 	"os"
 	"os/exec"
 	"strings"
@@ -16,6 +15,8 @@ import (
 
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // chromiumEnv names a browser to use instead of the one found on PATH.
@@ -26,6 +27,7 @@ const chromiumEnv = "AGENTHOOKS_TEST_CHROMIUM"
 // leave the dashboard untested without anyone noticing.
 func findChromium(t testing.TB) string {
 	t.Helper()
+	needs.Short(t, "the team dashboard's tests in a real Chromium")
 	if p := os.Getenv(chromiumEnv); p != "" {
 		return p
 	}

@@ -172,6 +172,13 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 			return err
 		}
 	}
+	// Bursts go on until every window was played (every machine came),
+	// for at most as long again as the duration.
+	for cfg.Burst && next.Load() < int64(3*cfg.Machines) && time.Since(start) < 2*cfg.Duration {
+		if err := sleep(ctx, 100*time.Millisecond); err != nil {
+			return err
+		}
+	}
 	cancel()
 	wg.Wait()
 	elapsed := time.Since(start)

@@ -49,7 +49,8 @@ type Config struct {
 	DecisionsPerUpload int
 	// Connections is how many fetches are in flight at once.
 	Connections int
-	// Duration is how long the load runs.
+	// Duration is how long the load runs; in bursts, until every
+	// machine came (at most twice as long).
 	Duration time.Duration
 	// ListEvery, when set, has an administrator list the fleet (first
 	// page and counts) that often, on each replica in turn.
@@ -115,6 +116,7 @@ type rig struct {
 	events  *events
 	dbSize  func(context.Context) (int64, error)
 	pgStats func(context.Context) (deadlocks int64, err error)
+	analyze func(context.Context) error
 	stop    func()
 }
 
@@ -227,7 +229,7 @@ func setUp(ctx context.Context, cfg Config) (*rig, error) {
 		return fail(err)
 	}
 	var closeDB func()
-	if r.dbSize, r.pgStats, closeDB, err = sizers(cfg.DB); err != nil {
+	if r.dbSize, r.pgStats, r.analyze, closeDB, err = sizers(cfg.DB); err != nil {
 		return fail(err)
 	}
 	stops = append(stops, closeDB)

@@ -29,6 +29,10 @@ func toConnect(log *slog.Logger, procedure string, err error) error {
 		return connect.NewError(connect.CodeInvalidArgument, err)
 	case errors.Is(err, store.ErrNotFound):
 		return connect.NewError(connect.CodeNotFound, err)
+	case errors.Is(err, store.ErrMachineTaken):
+		return connect.NewError(connect.CodePermissionDenied, fmt.Errorf("%w: each machine sends under the token that first reported it", err))
+	case errors.Is(err, store.ErrQuota):
+		return connect.NewError(connect.CodeResourceExhausted, fmt.Errorf("%w: the decisions stay on the machine and are sent after midnight UTC (an administrator can raise the limit: agenthooks serve --upload-daily-decisions)", err))
 	case errors.Is(err, store.ErrStale):
 		return connect.NewError(connect.CodeAborted, fmt.Errorf("%w: read the team's hooks again and retry", err))
 	case errors.Is(err, store.ErrConflict):

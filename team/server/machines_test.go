@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
 	"connectrpc.com/connect"
 
+	"github.com/agenthooks/agenthooks/team/store"
 	"github.com/agenthooks/agenthooks/team/teamv1"
 )
 
@@ -62,4 +64,35 @@ func TestListMachinesPages(t *testing.T) {
 		_, err = adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, PageSize: 1001}))
 		wantCode(t, "page size 1001", err, connect.CodeInvalidArgument)
 	})
+}
+
+// failingFleet is a store whose fleet writes fail.
+type failingFleet struct{ store.Store }
+
+func (failingFleet) RecordMachines(context.Context, []store.MachineReport) error {
+	return errors.New("deadlock detected (SQLSTATE 40P01)")
+}
+
+// TestListMachinesSurvivesAFailedFlush: a fleet write that fails before
+// a listing is logged and its reports kept; the listing answers with
+// what the database holds.
+func TestListMachinesSurvivesAFailedFlush(t *testing.T) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			e := start(t, b, func(c *Config) { c.Store = failingFleet{c.Store} })
+			ctx := context.Background()
+			p := protocols[0]
+			if err := e.store.RecordMachines(ctx, nil); err == nil {
+				t.Fatal("the wrapper does not fail")
+			}
+			if _, err := e.hooksClient(e.member, p).GetTeamHooks(ctx, connect.NewRequest(&teamv1.GetTeamHooksRequest{
+				Machine: &teamv1.Machine{Id: "m1"}})); err != nil {
+				t.Fatal(err)
+			}
+			res, err := e.adminClient(e.admin, p).ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID}))
+			if err != nil || len(res.Msg.Machines) != 0 || res.Msg.Counts.GetTotal() != 0 {
+				t.Fatalf("a listing after a failed flush: %v, %v", res, err)
+			}
+		})
+	}
 }

@@ -35,3 +35,23 @@ func (a *admin) SetTeamHooks(ctx context.Context, req *connect.Request[teamv1.Se
 	}
 	return connect.NewResponse(&teamv1.SetTeamHooksResponse{Hooks: hooksToProto(snap.Hooks), Revision: snap.Team.Revision, Changed: changed}), nil
 }
+
+// DiffRevision returns what each change of a revision changed.
+func (a *admin) DiffRevision(ctx context.Context, req *connect.Request[teamv1.DiffRevisionRequest]) (*connect.Response[teamv1.DiffRevisionResponse], error) {
+	if req.Msg.GetTeamId() == 0 {
+		return nil, invalid("team_id", "is not set", "give the id of the team (ListTeams shows them)")
+	}
+	if req.Msg.GetRevision() <= 0 {
+		return nil, invalid("revision", "is not set", "give a revision of the team (ListHistory shows them)")
+	}
+	changes, err := a.s.cfg.Store.RevisionChanges(ctx, req.Msg.GetTeamId(), req.Msg.GetRevision())
+	if err != nil {
+		return nil, a.fail(req, err)
+	}
+	resp := &teamv1.DiffRevisionResponse{Changes: make([]*teamv1.RevisionChange, len(changes))}
+	for i, c := range changes {
+		resp.Changes[i] = &teamv1.RevisionChange{Change: changeToProto(c.Change), BeforeScript: c.Before, AfterScript: c.After,
+			BeforeOptions: c.BeforeOptions, AfterOptions: c.AfterOptions, Recorded: c.Recorded}
+	}
+	return connect.NewResponse(resp), nil
+}

@@ -85,19 +85,25 @@ func (p *pruner) prune(ctx context.Context) error {
 			return err
 		}
 	}
-	if total > 0 {
-		p.log.Info("pruned decisions past their retention", "deleted", total, "s", time.Since(start).Seconds())
-	}
+	deleted := time.Since(start)
 	for {
 		began := time.Now()
 		more, err := p.st.ReclaimSpace(ctx, reclaimPages)
-		if err != nil || !more {
+		if err != nil {
 			return err
+		}
+		if !more {
+			break
 		}
 		if err := pause(ctx, time.Since(began)); err != nil {
 			return err
 		}
 	}
+	if total > 0 {
+		p.log.Info("pruned decisions past their retention", "deleted", total, "s", deleted.Seconds(),
+			"reclaim_s", (time.Since(start) - deleted).Seconds())
+	}
+	return nil
 }
 
 // adapt sizes the next chunk from how long this one of n rows took.

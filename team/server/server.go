@@ -44,6 +44,11 @@ type Config struct {
 	Logger *slog.Logger
 	// TLSCertFile and TLSKeyFile, both set, make Serve speak HTTPS.
 	TLSCertFile, TLSKeyFile string
+	// UploadRate bounds each member token's uploads of decisions on this
+	// replica, in uploads a second (with a burst of three seconds' worth);
+	// 0 means DefaultUploadRate. The daily volume is the store's
+	// (store.Options.DailyDecisionsPerToken).
+	UploadRate float64
 	// ReadTimeout bounds the reading of a whole request, headers and
 	// body, so that a client trickling its body (with or without a
 	// token: the body is read before the token is checked) is cut off;
@@ -59,8 +64,11 @@ type Config struct {
 // connection with no request in flight is closed after idleTimeout.
 const (
 	DefaultReadTimeout = 20 * time.Second
-	headerTimeout      = 10 * time.Second
-	idleTimeout        = time.Minute
+	// DefaultUploadRate is a token's uploads a second: a sync sends at
+	// most a few, so this is many machines sharing one token at once.
+	DefaultUploadRate = 20.0
+	headerTimeout     = 10 * time.Second
+	idleTimeout       = time.Minute
 )
 
 // Server is a configured team hooks server.
@@ -70,6 +78,7 @@ type Server struct {
 	tls     *tls.Config // nil: plain text
 	metrics *metrics
 	fleet   *fleet
+	uploads *uploadLimiter
 	pruner  *pruner
 	handler http.Handler
 }
@@ -87,13 +96,16 @@ func New(c Config) (*Server, error) {
 	if c.MaxRequestBytes <= 0 {
 		c.MaxRequestBytes = 2*int64(c.MaxScriptBytes) + 64<<10
 	}
+	if c.UploadRate <= 0 {
+		c.UploadRate = DefaultUploadRate
+	}
 	if c.ReadTimeout <= 0 {
 		c.ReadTimeout = DefaultReadTimeout
 	}
 	if c.ShutdownTimeout <= 0 {
 		c.ShutdownTimeout = 30 * time.Second
 	}
-	s := &Server{cfg: c, log: c.Logger, metrics: newMetrics()}
+	s := &Server{cfg: c, log: c.Logger, metrics: newMetrics(), uploads: newUploadLimiter(c.UploadRate)}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

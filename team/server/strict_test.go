@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	teamv1 "github.com/agenthooks/agenthooks/team/teamv1"
 )
@@ -124,4 +125,36 @@ func TestEveryMethodRefusesUnknownFields(t *testing.T) {
 	if n < 17 {
 		t.Fatalf("only %d methods were tried", n)
 	}
+}
+
+// TestMissingRequiredFieldsAreNamed: each method given no fields either
+// answers (its fields are all optional) or is invalid_argument starting
+// with the name of a field of its request, on each store.
+func TestMissingRequiredFieldsAreNamed(t *testing.T) {
+	optional := map[string]bool{"GetTeamHooks": true, "ListTeams": true, "ListTokens": true}
+	eachBackend(t, func(t *testing.T, e *env) {
+		services := teamv1.File_team_proto.Services()
+		for i := range services.Len() {
+			sd := services.Get(i)
+			secret := e.admin
+			if sd.Name() == "TeamHooksService" {
+				secret = e.member
+			}
+			for j := range sd.Methods().Len() {
+				md := sd.Methods().Get(j)
+				code, status, msg := post(t, e, string(sd.Name())+"/"+string(md.Name()), "application/json", secret, []byte(`{}`))
+				if optional[string(md.Name())] {
+					if code != http.StatusOK {
+						t.Errorf("%s with no fields: %d %s %q", md.Name(), code, status, msg)
+					}
+					continue
+				}
+				field, _, _ := strings.Cut(msg, ":")
+				top, _, _ := strings.Cut(field, ".")
+				if status != "invalid_argument" || md.Input().Fields().ByName(protoreflect.Name(top)) == nil {
+					t.Errorf("%s with no fields: %d %s %q, want invalid_argument naming a field of %s", md.Name(), code, status, msg, md.Input().Name())
+				}
+			}
+		}
+	})
 }

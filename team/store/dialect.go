@@ -32,6 +32,10 @@ type dialect struct {
 	// different rows instead of waiting on (or deadlocking over) each
 	// other's.
 	skipLocked string
+	// noIndex prefixes a column in a condition that must not choose
+	// the index read (SQLite's unary +); "" where the planner's
+	// statistics choose.
+	noIndex string
 }
 
 // rebind turns the `?` parameters of a query into the dialect's. The

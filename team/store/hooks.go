@@ -193,8 +193,8 @@ func (s *sqlStore) changeHook(ctx context.Context, id int64, action, actor strin
 // record appends a history row for a change to h made at now (the
 // time the hook row carries too).
 func (s *sqlStore) record(ctx context.Context, tx *sql.Tx, h Hook, action, actor string, now, rev int64) error {
-	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO history (team_id, hook_id, action, actor, at, revision, script_name)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`), h.TeamID, h.ID, action, actor, now, rev, h.ScriptName)
+	_, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO history (team_id, hook_id, action, actor, at, revision, script_name, script_content, options)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`), h.TeamID, h.ID, action, actor, now, rev, h.ScriptName, h.ScriptContent, hookOptions(h))
 	if err != nil {
 		return fmt.Errorf("record history: %w", err)
 	}

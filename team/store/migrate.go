@@ -120,6 +120,42 @@ var migrations = []string{
 	CREATE INDEX decisions_team_at_id ON decisions(team_id, at, id);
 	DROP INDEX decisions_team_at;
 	{{machines_fillfactor}}`,
+
+	// 5: an audit a member cannot bury. Lists order by the time the
+	// server received each decision (received_at), which no member sets,
+	// then by the member's time; the filters' indexes of 4 follow (the
+	// pruner keeps (team_id, at, id): retention is by the member's time,
+	// which the server bounds when it receives it). Each decision
+	// names the token that sent it; a machine id belongs to the token
+	// that first reported it; each token's decisions are counted per day
+	// (UTC) for its daily volume. Each history row keeps the hook's script
+	// and options as the change left them, so a revision can be shown as
+	// a diff.
+	`ALTER TABLE decisions ADD COLUMN token_id BIGINT NOT NULL DEFAULT 0;
+	CREATE INDEX decisions_rx_machine ON decisions(team_id, machine_id, received_at, at, id);
+	CREATE INDEX decisions_rx_agent ON decisions(team_id, agent, received_at, at, id);
+	CREATE INDEX decisions_rx_step ON decisions(team_id, step, received_at, at, id);
+	CREATE INDEX decisions_rx_script ON decisions(team_id, script_name, received_at, at, id);
+	CREATE INDEX decisions_rx_token ON decisions(team_id, token_id, received_at, at, id);
+	CREATE INDEX decisions_rx ON decisions(team_id, received_at, at, id);
+	DROP INDEX decisions_team_machine;
+	DROP INDEX decisions_team_agent;
+	DROP INDEX decisions_team_step;
+	DROP INDEX decisions_team_script;
+	CREATE TABLE machine_tokens (
+		team_id    BIGINT NOT NULL REFERENCES teams(id),
+		machine_id TEXT NOT NULL,
+		token_id   BIGINT NOT NULL,
+		PRIMARY KEY (team_id, machine_id)
+	);
+	ALTER TABLE history ADD COLUMN script_content TEXT NOT NULL DEFAULT '';
+	ALTER TABLE history ADD COLUMN options TEXT NOT NULL DEFAULT '';
+	CREATE TABLE token_uploads (
+		token_id  BIGINT NOT NULL,
+		day       BIGINT NOT NULL,
+		decisions BIGINT NOT NULL,
+		PRIMARY KEY (token_id, day)
+	);`,
 }
 
 // migrate brings the schema to len(migrations) in one transaction that

@@ -28,7 +28,7 @@ func (s *sqlStore) PruneDecisions(ctx context.Context, limit int) (int, error) {
 		err := s.writeData(ctx, func(tx *sql.Tx) error {
 			res, err := tx.ExecContext(ctx, s.d.rebind(fmt.Sprintf(`DELETE FROM decisions WHERE id IN (
 				SELECT id FROM decisions WHERE team_id = ? AND at < ? LIMIT %d%s)`, limit-deleted, s.d.skipLocked)),
-				t.ID, retentionCutoff(t, now))
+				t.ID, RetentionCutoff(t, now))
 			if err != nil {
 				return err
 			}

@@ -43,6 +43,24 @@ func TestReplaceHooks(t *testing.T) {
 		if len(actions) != 3 || actions["old.sh"] != ActionDelete || actions["Keep.sh"] != ActionUpdate || actions["new.sh"] != ActionCreate {
 			t.Fatalf("the history of revision 3: %v", actions)
 		}
+		diff, err := s.RevisionChanges(ctx, tm.ID, 3)
+		if err != nil || len(diff) != 3 {
+			t.Fatalf("RevisionChanges(3): %+v, %v", diff, err)
+		}
+		for _, c := range diff {
+			var before, after string
+			switch c.ScriptName {
+			case "old.sh":
+				before = sampleHook("").ScriptContent
+			case "Keep.sh":
+				before, after = sampleHook("").ScriptContent, changed.ScriptContent
+			case "new.sh":
+				after = sampleHook("").ScriptContent
+			}
+			if !c.Recorded || c.Before != before || c.After != after || (c.Action == ActionUpdate) != (c.BeforeOptions != "" && c.AfterOptions != "") {
+				t.Errorf("the change of %s in revision 3: %+v", c.ScriptName, c)
+			}
+		}
 		if snap, did, err := s.ReplaceHooks(ctx, "lead", tm.ID, set, 0); err != nil || did || snap.Team.Revision != 3 {
 			t.Fatalf("the same set again: %+v, %v, %v", snap.Team, did, err)
 		}

@@ -35,7 +35,7 @@ func (s *sqlStore) SetTeamSandbox(ctx context.Context, actor string, teamID int6
 		if err != nil {
 			return notFound(err, "team", teamID)
 		}
-		return s.record(ctx, tx, Hook{TeamID: teamID, ScriptName: "sandbox.json"}, ActionSandbox, actor, now, rev)
+		return s.record(ctx, tx, Hook{TeamID: teamID, ScriptName: "sandbox.json", ScriptContent: sandboxJSON}, ActionSandbox, actor, now, rev)
 	})
 	if err != nil {
 		return Team{}, 0, fmt.Errorf("set the sandbox of team %d: %w", teamID, err)

@@ -17,7 +17,14 @@ type Options struct {
 	// MaxConns bounds the PostgreSQL connection pool; 0 means 16. SQLite
 	// ignores it.
 	MaxConns int
+	// DailyDecisionsPerToken bounds the decisions one member token may
+	// upload in a day (UTC); 0 means DefaultDailyDecisionsPerToken.
+	DailyDecisionsPerToken int64
 }
+
+// DefaultDailyDecisionsPerToken is a day's volume of decisions for a
+// token: a hundred machines at a thousand decisions each.
+const DefaultDailyDecisionsPerToken = 100_000
 
 func (o Options) withDefaults() Options {
 	if o.MaxScriptBytes <= 0 {
@@ -25,6 +32,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxConns <= 0 {
 		o.MaxConns = 16
+	}
+	if o.DailyDecisionsPerToken <= 0 {
+		o.DailyDecisionsPerToken = DefaultDailyDecisionsPerToken
 	}
 	return o
 }

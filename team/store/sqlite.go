@@ -50,4 +50,5 @@ var sqliteDialect = dialect{
 	// Deferred: the read takes no lock and sees one snapshot of the WAL.
 	readTx:   &sql.TxOptions{ReadOnly: true},
 	isUnique: sqlitedb.IsUniqueViolation,
+	noIndex:  "+",
 }

@@ -51,6 +51,9 @@ type Store interface {
 	// ReplaceHooks makes hooks the team's whole set as one revision (see
 	// sqlStore.ReplaceHooks); changed is false when it changed nothing.
 	ReplaceHooks(ctx context.Context, actor string, teamID int64, hooks []Hook, expectRevision int64) (snap Snapshot, changed bool, err error)
+	// RevisionChanges returns the changes that made one revision of a
+	// team, each with the script and options before and after it.
+	RevisionChanges(ctx context.Context, teamID, revision int64) ([]RevisionChange, error)
 	// History returns a team's hook changes, newest first.
 	History(ctx context.Context, f HistoryFilter) ([]Change, error)
 
@@ -306,7 +309,12 @@ type Decision struct {
 	ConversationID string
 	What           string
 	Message        string
-	ReceivedAtMs   int64
+	// ReceivedAtMs is when the server received it (the store sets it);
+	// AtMs is the member's own time.
+	ReceivedAtMs int64
+	// TokenID is the member token that sent it; the store binds the
+	// machine id to the first token that sends under it.
+	TokenID int64
 }
 
 // DecisionFilter selects decisions; empty fields match everything.
@@ -314,6 +322,7 @@ type DecisionFilter struct {
 	TeamID                       int64
 	ScriptName, MachineID, Agent string
 	Step                         string
+	TokenID                      int64
 	SinceMs, UntilMs             int64
 	Limit                        int // 0: DefaultHistoryLimit; capped at MaxHistoryLimit
 }
@@ -326,6 +335,11 @@ var (
 	// ErrAuditOff refuses decisions for a team that did not turn its
 	// audit on.
 	ErrAuditOff = errors.New("the team's audit is off")
+	// ErrMachineTaken refuses decisions sent under a machine id that
+	// another token reported first.
+	ErrMachineTaken = errors.New("the machine id belongs to another token")
+	// ErrQuota refuses decisions past a token's daily volume.
+	ErrQuota = errors.New("the token's daily volume of decisions is used up")
 )
 
 // ValidationError is input the store refuses: which field, what is

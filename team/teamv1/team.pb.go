@@ -448,8 +448,13 @@ type Decision struct {
 	// message is what the hook told the user or the agent (redacted, at most 4 KiB).
 	Message string `protobuf:"bytes,10,opt,name=message,proto3" json:"message,omitempty"`
 	// machine_id is set by the server from the upload.
-	MachineId     string `protobuf:"bytes,11,opt,name=machine_id,json=machineId,proto3" json:"machine_id,omitempty"`
-	Hostname      string `protobuf:"bytes,12,opt,name=hostname,proto3" json:"hostname,omitempty"`
+	MachineId string `protobuf:"bytes,11,opt,name=machine_id,json=machineId,proto3" json:"machine_id,omitempty"`
+	Hostname  string `protobuf:"bytes,12,opt,name=hostname,proto3" json:"hostname,omitempty"`
+	// received_at_unix_ms is when the server received it (lists order by
+	// it); at_unix_ms is the machine's own time. Set by the server.
+	ReceivedAtUnixMs int64 `protobuf:"varint,13,opt,name=received_at_unix_ms,json=receivedAtUnixMs,proto3" json:"received_at_unix_ms,omitempty"`
+	// token_id is the member token that sent it. Set by the server.
+	TokenId       int64 `protobuf:"varint,14,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -568,6 +573,20 @@ func (x *Decision) GetHostname() string {
 	return ""
 }
 
+func (x *Decision) GetReceivedAtUnixMs() int64 {
+	if x != nil {
+		return x.ReceivedAtUnixMs
+	}
+	return 0
+}
+
+func (x *Decision) GetTokenId() int64 {
+	if x != nil {
+		return x.TokenId
+	}
+	return 0
+}
+
 type UploadDecisionsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Machine       *Machine               `protobuf:"bytes,1,opt,name=machine,proto3" json:"machine,omitempty"`
@@ -623,7 +642,12 @@ func (x *UploadDecisionsRequest) GetDecisions() []*Decision {
 type UploadDecisionsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// accepted counts the decisions stored now (not those already stored).
-	Accepted      int32 `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"`
+	Accepted int32 `protobuf:"varint,1,opt,name=accepted,proto3" json:"accepted,omitempty"`
+	// refused counts the decisions not stored because of their time: more
+	// than 5 minutes ahead of the server's clock, or before the team's
+	// retention; refusals says why, for the first ten.
+	Refused       int32    `protobuf:"varint,2,opt,name=refused,proto3" json:"refused,omitempty"`
+	Refusals      []string `protobuf:"bytes,3,rep,name=refusals,proto3" json:"refusals,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -663,6 +687,20 @@ func (x *UploadDecisionsResponse) GetAccepted() int32 {
 		return x.Accepted
 	}
 	return 0
+}
+
+func (x *UploadDecisionsResponse) GetRefused() int32 {
+	if x != nil {
+		return x.Refused
+	}
+	return 0
+}
+
+func (x *UploadDecisionsResponse) GetRefusals() []string {
+	if x != nil {
+		return x.Refusals
+	}
+	return nil
 }
 
 type Team struct {
@@ -1363,7 +1401,9 @@ type ListDecisionsRequest struct {
 	SinceUnixMs int64  `protobuf:"varint,6,opt,name=since_unix_ms,json=sinceUnixMs,proto3" json:"since_unix_ms,omitempty"`
 	UntilUnixMs int64  `protobuf:"varint,7,opt,name=until_unix_ms,json=untilUnixMs,proto3" json:"until_unix_ms,omitempty"`
 	// limit is at most 1000; 0 means 100.
-	Limit         int32 `protobuf:"varint,8,opt,name=limit,proto3" json:"limit,omitempty"`
+	Limit int32 `protobuf:"varint,8,opt,name=limit,proto3" json:"limit,omitempty"`
+	// token_id keeps the decisions one member token sent.
+	TokenId       int64 `protobuf:"varint,9,opt,name=token_id,json=tokenId,proto3" json:"token_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1450,6 +1490,13 @@ func (x *ListDecisionsRequest) GetUntilUnixMs() int64 {
 func (x *ListDecisionsRequest) GetLimit() int32 {
 	if x != nil {
 		return x.Limit
+	}
+	return 0
+}
+
+func (x *ListDecisionsRequest) GetTokenId() int64 {
+	if x != nil {
+		return x.TokenId
 	}
 	return 0
 }
@@ -2922,6 +2969,193 @@ func (x *SetTeamHooksResponse) GetChanged() bool {
 	return false
 }
 
+type DiffRevisionRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	TeamId        int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
+	Revision      int64                  `protobuf:"varint,2,opt,name=revision,proto3" json:"revision,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DiffRevisionRequest) Reset() {
+	*x = DiffRevisionRequest{}
+	mi := &file_team_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DiffRevisionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DiffRevisionRequest) ProtoMessage() {}
+
+func (x *DiffRevisionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DiffRevisionRequest.ProtoReflect.Descriptor instead.
+func (*DiffRevisionRequest) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *DiffRevisionRequest) GetTeamId() int64 {
+	if x != nil {
+		return x.TeamId
+	}
+	return 0
+}
+
+func (x *DiffRevisionRequest) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+type DiffRevisionResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Changes       []*RevisionChange      `protobuf:"bytes,1,rep,name=changes,proto3" json:"changes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DiffRevisionResponse) Reset() {
+	*x = DiffRevisionResponse{}
+	mi := &file_team_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DiffRevisionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DiffRevisionResponse) ProtoMessage() {}
+
+func (x *DiffRevisionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DiffRevisionResponse.ProtoReflect.Descriptor instead.
+func (*DiffRevisionResponse) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *DiffRevisionResponse) GetChanges() []*RevisionChange {
+	if x != nil {
+		return x.Changes
+	}
+	return nil
+}
+
+// RevisionChange is one change of a revision: a hook created, updated,
+// turned on or off, deleted, or the team's sandbox.json replaced.
+type RevisionChange struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Change *HookChange            `protobuf:"bytes,1,opt,name=change,proto3" json:"change,omitempty"`
+	// before_script and after_script are the script (or sandbox.json)
+	// before and after the change; empty where there is none.
+	BeforeScript string `protobuf:"bytes,2,opt,name=before_script,json=beforeScript,proto3" json:"before_script,omitempty"`
+	AfterScript  string `protobuf:"bytes,3,opt,name=after_script,json=afterScript,proto3" json:"after_script,omitempty"`
+	// before_options and after_options are the hook's step, matcher,
+	// timeout, failClosed, active and systems, as JSON.
+	BeforeOptions string `protobuf:"bytes,4,opt,name=before_options,json=beforeOptions,proto3" json:"before_options,omitempty"`
+	AfterOptions  string `protobuf:"bytes,5,opt,name=after_options,json=afterOptions,proto3" json:"after_options,omitempty"`
+	// recorded is false for a change made before the history kept scripts.
+	Recorded      bool `protobuf:"varint,6,opt,name=recorded,proto3" json:"recorded,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RevisionChange) Reset() {
+	*x = RevisionChange{}
+	mi := &file_team_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RevisionChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RevisionChange) ProtoMessage() {}
+
+func (x *RevisionChange) ProtoReflect() protoreflect.Message {
+	mi := &file_team_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RevisionChange.ProtoReflect.Descriptor instead.
+func (*RevisionChange) Descriptor() ([]byte, []int) {
+	return file_team_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *RevisionChange) GetChange() *HookChange {
+	if x != nil {
+		return x.Change
+	}
+	return nil
+}
+
+func (x *RevisionChange) GetBeforeScript() string {
+	if x != nil {
+		return x.BeforeScript
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetAfterScript() string {
+	if x != nil {
+		return x.AfterScript
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetBeforeOptions() string {
+	if x != nil {
+		return x.BeforeOptions
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetAfterOptions() string {
+	if x != nil {
+		return x.AfterOptions
+	}
+	return ""
+}
+
+func (x *RevisionChange) GetRecorded() bool {
+	if x != nil {
+		return x.Recorded
+	}
+	return false
+}
+
 var File_team_proto protoreflect.FileDescriptor
 
 const file_team_proto_rawDesc = "" +
@@ -2965,7 +3199,7 @@ const file_team_proto_rawDesc = "" +
 	"\tunchanged\x18\x04 \x01(\bR\tunchanged\x12\x1b\n" +
 	"\tteam_name\x18\x05 \x01(\tR\bteamName\x12\x14\n" +
 	"\x05audit\x18\x06 \x01(\bR\x05audit\x12!\n" +
-	"\fsandbox_json\x18\a \x01(\tR\vsandboxJson\"\xcb\x02\n" +
+	"\fsandbox_json\x18\a \x01(\tR\vsandboxJson\"\x95\x03\n" +
 	"\bDecision\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\n" +
@@ -2982,12 +3216,16 @@ const file_team_proto_rawDesc = "" +
 	" \x01(\tR\amessage\x12\x1d\n" +
 	"\n" +
 	"machine_id\x18\v \x01(\tR\tmachineId\x12\x1a\n" +
-	"\bhostname\x18\f \x01(\tR\bhostname\"\x8b\x01\n" +
+	"\bhostname\x18\f \x01(\tR\bhostname\x12-\n" +
+	"\x13received_at_unix_ms\x18\r \x01(\x03R\x10receivedAtUnixMs\x12\x19\n" +
+	"\btoken_id\x18\x0e \x01(\x03R\atokenId\"\x8b\x01\n" +
 	"\x16UploadDecisionsRequest\x125\n" +
 	"\amachine\x18\x01 \x01(\v2\x1b.agenthooks.team.v1.MachineR\amachine\x12:\n" +
-	"\tdecisions\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"5\n" +
+	"\tdecisions\x18\x02 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"k\n" +
 	"\x17UploadDecisionsResponse\x12\x1a\n" +
-	"\baccepted\x18\x01 \x01(\x05R\baccepted\"\xde\x01\n" +
+	"\baccepted\x18\x01 \x01(\x05R\baccepted\x12\x18\n" +
+	"\arefused\x18\x02 \x01(\x05R\arefused\x12\x1a\n" +
+	"\brefusals\x18\x03 \x03(\tR\brefusals\"\xde\x01\n" +
 	"\x04Team\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1a\n" +
@@ -3038,7 +3276,7 @@ const file_team_proto_rawDesc = "" +
 	"\x06agents\x18\x05 \x03(\v2\x1d.agenthooks.team.v1.NameCountR\x06agents\";\n" +
 	"\tNameCount\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
-	"\bmachines\x18\x02 \x01(\x03R\bmachines\"\xf7\x01\n" +
+	"\bmachines\x18\x02 \x01(\x03R\bmachines\"\x92\x02\n" +
 	"\x14ListDecisionsRequest\x12\x17\n" +
 	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x1f\n" +
 	"\vscript_name\x18\x02 \x01(\tR\n" +
@@ -3049,7 +3287,8 @@ const file_team_proto_rawDesc = "" +
 	"\x04step\x18\x05 \x01(\tR\x04step\x12\"\n" +
 	"\rsince_unix_ms\x18\x06 \x01(\x03R\vsinceUnixMs\x12\"\n" +
 	"\runtil_unix_ms\x18\a \x01(\x03R\vuntilUnixMs\x12\x14\n" +
-	"\x05limit\x18\b \x01(\x05R\x05limit\"S\n" +
+	"\x05limit\x18\b \x01(\x05R\x05limit\x12\x19\n" +
+	"\btoken_id\x18\t \x01(\x03R\atokenId\"S\n" +
 	"\x15ListDecisionsResponse\x12:\n" +
 	"\tdecisions\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.DecisionR\tdecisions\"'\n" +
 	"\x11CreateTeamRequest\x12\x12\n" +
@@ -3135,10 +3374,22 @@ const file_team_proto_rawDesc = "" +
 	"\x14SetTeamHooksResponse\x122\n" +
 	"\x05hooks\x18\x01 \x03(\v2\x1c.agenthooks.team.v1.TeamHookR\x05hooks\x12\x1a\n" +
 	"\brevision\x18\x02 \x01(\x03R\brevision\x12\x18\n" +
-	"\achanged\x18\x03 \x01(\bR\achanged2\xeb\x01\n" +
+	"\achanged\x18\x03 \x01(\bR\achanged\"J\n" +
+	"\x13DiffRevisionRequest\x12\x17\n" +
+	"\ateam_id\x18\x01 \x01(\x03R\x06teamId\x12\x1a\n" +
+	"\brevision\x18\x02 \x01(\x03R\brevision\"T\n" +
+	"\x14DiffRevisionResponse\x12<\n" +
+	"\achanges\x18\x01 \x03(\v2\".agenthooks.team.v1.RevisionChangeR\achanges\"\xf8\x01\n" +
+	"\x0eRevisionChange\x126\n" +
+	"\x06change\x18\x01 \x01(\v2\x1e.agenthooks.team.v1.HookChangeR\x06change\x12#\n" +
+	"\rbefore_script\x18\x02 \x01(\tR\fbeforeScript\x12!\n" +
+	"\fafter_script\x18\x03 \x01(\tR\vafterScript\x12%\n" +
+	"\x0ebefore_options\x18\x04 \x01(\tR\rbeforeOptions\x12#\n" +
+	"\rafter_options\x18\x05 \x01(\tR\fafterOptions\x12\x1a\n" +
+	"\brecorded\x18\x06 \x01(\bR\brecorded2\xeb\x01\n" +
 	"\x10TeamHooksService\x12f\n" +
 	"\fGetTeamHooks\x12'.agenthooks.team.v1.GetTeamHooksRequest\x1a(.agenthooks.team.v1.GetTeamHooksResponse\"\x03\x90\x02\x01\x12o\n" +
-	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\xaf\f\n" +
+	"\x0fUploadDecisions\x12*.agenthooks.team.v1.UploadDecisionsRequest\x1a+.agenthooks.team.v1.UploadDecisionsResponse\"\x03\x90\x02\x022\x97\r\n" +
 	"\fAdminService\x12[\n" +
 	"\n" +
 	"CreateTeam\x12%.agenthooks.team.v1.CreateTeamRequest\x1a&.agenthooks.team.v1.CreateTeamResponse\x12]\n" +
@@ -3160,7 +3411,8 @@ const file_team_proto_rawDesc = "" +
 	"\x0eSetTeamSandbox\x12).agenthooks.team.v1.SetTeamSandboxRequest\x1a*.agenthooks.team.v1.SetTeamSandboxResponse\x12f\n" +
 	"\fListMachines\x12'.agenthooks.team.v1.ListMachinesRequest\x1a(.agenthooks.team.v1.ListMachinesResponse\"\x03\x90\x02\x01\x12i\n" +
 	"\rListDecisions\x12(.agenthooks.team.v1.ListDecisionsRequest\x1a).agenthooks.team.v1.ListDecisionsResponse\"\x03\x90\x02\x01\x12a\n" +
-	"\fSetTeamHooks\x12'.agenthooks.team.v1.SetTeamHooksRequest\x1a(.agenthooks.team.v1.SetTeamHooksResponseB5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
+	"\fSetTeamHooks\x12'.agenthooks.team.v1.SetTeamHooksRequest\x1a(.agenthooks.team.v1.SetTeamHooksResponse\x12f\n" +
+	"\fDiffRevision\x12'.agenthooks.team.v1.DiffRevisionRequest\x1a(.agenthooks.team.v1.DiffRevisionResponse\"\x03\x90\x02\x01B5Z3github.com/agenthooks/agenthooks/team/teamv1;teamv1b\x06proto3"
 
 var (
 	file_team_proto_rawDescOnce sync.Once
@@ -3174,7 +3426,7 @@ func file_team_proto_rawDescGZIP() []byte {
 	return file_team_proto_rawDescData
 }
 
-var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_team_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_team_proto_goTypes = []any{
 	(*TeamHook)(nil),                // 0: agenthooks.team.v1.TeamHook
 	(*GetTeamHooksRequest)(nil),     // 1: agenthooks.team.v1.GetTeamHooksRequest
@@ -3222,6 +3474,9 @@ var file_team_proto_goTypes = []any{
 	(*RevokeTokenResponse)(nil),     // 43: agenthooks.team.v1.RevokeTokenResponse
 	(*SetTeamHooksRequest)(nil),     // 44: agenthooks.team.v1.SetTeamHooksRequest
 	(*SetTeamHooksResponse)(nil),    // 45: agenthooks.team.v1.SetTeamHooksResponse
+	(*DiffRevisionRequest)(nil),     // 46: agenthooks.team.v1.DiffRevisionRequest
+	(*DiffRevisionResponse)(nil),    // 47: agenthooks.team.v1.DiffRevisionResponse
+	(*RevisionChange)(nil),          // 48: agenthooks.team.v1.RevisionChange
 }
 var file_team_proto_depIdxs = []int32{
 	2,  // 0: agenthooks.team.v1.GetTeamHooksRequest.machine:type_name -> agenthooks.team.v1.Machine
@@ -3250,47 +3505,51 @@ var file_team_proto_depIdxs = []int32{
 	37, // 23: agenthooks.team.v1.ListTokensResponse.tokens:type_name -> agenthooks.team.v1.Token
 	0,  // 24: agenthooks.team.v1.SetTeamHooksRequest.hooks:type_name -> agenthooks.team.v1.TeamHook
 	0,  // 25: agenthooks.team.v1.SetTeamHooksResponse.hooks:type_name -> agenthooks.team.v1.TeamHook
-	1,  // 26: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
-	5,  // 27: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
-	19, // 28: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
-	21, // 29: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
-	23, // 30: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
-	25, // 31: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
-	27, // 32: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
-	29, // 33: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
-	31, // 34: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
-	35, // 35: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
-	38, // 36: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
-	40, // 37: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
-	42, // 38: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
-	10, // 39: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
-	8,  // 40: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
-	13, // 41: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
-	17, // 42: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
-	44, // 43: agenthooks.team.v1.AdminService.SetTeamHooks:input_type -> agenthooks.team.v1.SetTeamHooksRequest
-	3,  // 44: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
-	6,  // 45: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
-	20, // 46: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
-	22, // 47: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
-	24, // 48: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
-	26, // 49: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
-	28, // 50: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
-	30, // 51: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
-	32, // 52: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
-	36, // 53: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
-	39, // 54: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
-	41, // 55: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
-	43, // 56: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
-	11, // 57: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
-	9,  // 58: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
-	14, // 59: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
-	18, // 60: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
-	45, // 61: agenthooks.team.v1.AdminService.SetTeamHooks:output_type -> agenthooks.team.v1.SetTeamHooksResponse
-	44, // [44:62] is the sub-list for method output_type
-	26, // [26:44] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	48, // 26: agenthooks.team.v1.DiffRevisionResponse.changes:type_name -> agenthooks.team.v1.RevisionChange
+	34, // 27: agenthooks.team.v1.RevisionChange.change:type_name -> agenthooks.team.v1.HookChange
+	1,  // 28: agenthooks.team.v1.TeamHooksService.GetTeamHooks:input_type -> agenthooks.team.v1.GetTeamHooksRequest
+	5,  // 29: agenthooks.team.v1.TeamHooksService.UploadDecisions:input_type -> agenthooks.team.v1.UploadDecisionsRequest
+	19, // 30: agenthooks.team.v1.AdminService.CreateTeam:input_type -> agenthooks.team.v1.CreateTeamRequest
+	21, // 31: agenthooks.team.v1.AdminService.ListTeams:input_type -> agenthooks.team.v1.ListTeamsRequest
+	23, // 32: agenthooks.team.v1.AdminService.CreateHook:input_type -> agenthooks.team.v1.CreateHookRequest
+	25, // 33: agenthooks.team.v1.AdminService.UpdateHook:input_type -> agenthooks.team.v1.UpdateHookRequest
+	27, // 34: agenthooks.team.v1.AdminService.SetHookActive:input_type -> agenthooks.team.v1.SetHookActiveRequest
+	29, // 35: agenthooks.team.v1.AdminService.DeleteHook:input_type -> agenthooks.team.v1.DeleteHookRequest
+	31, // 36: agenthooks.team.v1.AdminService.ListHooks:input_type -> agenthooks.team.v1.ListHooksRequest
+	35, // 37: agenthooks.team.v1.AdminService.ListHistory:input_type -> agenthooks.team.v1.ListHistoryRequest
+	38, // 38: agenthooks.team.v1.AdminService.CreateToken:input_type -> agenthooks.team.v1.CreateTokenRequest
+	40, // 39: agenthooks.team.v1.AdminService.ListTokens:input_type -> agenthooks.team.v1.ListTokensRequest
+	42, // 40: agenthooks.team.v1.AdminService.RevokeToken:input_type -> agenthooks.team.v1.RevokeTokenRequest
+	10, // 41: agenthooks.team.v1.AdminService.SetTeamAudit:input_type -> agenthooks.team.v1.SetTeamAuditRequest
+	8,  // 42: agenthooks.team.v1.AdminService.SetTeamSandbox:input_type -> agenthooks.team.v1.SetTeamSandboxRequest
+	13, // 43: agenthooks.team.v1.AdminService.ListMachines:input_type -> agenthooks.team.v1.ListMachinesRequest
+	17, // 44: agenthooks.team.v1.AdminService.ListDecisions:input_type -> agenthooks.team.v1.ListDecisionsRequest
+	44, // 45: agenthooks.team.v1.AdminService.SetTeamHooks:input_type -> agenthooks.team.v1.SetTeamHooksRequest
+	46, // 46: agenthooks.team.v1.AdminService.DiffRevision:input_type -> agenthooks.team.v1.DiffRevisionRequest
+	3,  // 47: agenthooks.team.v1.TeamHooksService.GetTeamHooks:output_type -> agenthooks.team.v1.GetTeamHooksResponse
+	6,  // 48: agenthooks.team.v1.TeamHooksService.UploadDecisions:output_type -> agenthooks.team.v1.UploadDecisionsResponse
+	20, // 49: agenthooks.team.v1.AdminService.CreateTeam:output_type -> agenthooks.team.v1.CreateTeamResponse
+	22, // 50: agenthooks.team.v1.AdminService.ListTeams:output_type -> agenthooks.team.v1.ListTeamsResponse
+	24, // 51: agenthooks.team.v1.AdminService.CreateHook:output_type -> agenthooks.team.v1.CreateHookResponse
+	26, // 52: agenthooks.team.v1.AdminService.UpdateHook:output_type -> agenthooks.team.v1.UpdateHookResponse
+	28, // 53: agenthooks.team.v1.AdminService.SetHookActive:output_type -> agenthooks.team.v1.SetHookActiveResponse
+	30, // 54: agenthooks.team.v1.AdminService.DeleteHook:output_type -> agenthooks.team.v1.DeleteHookResponse
+	32, // 55: agenthooks.team.v1.AdminService.ListHooks:output_type -> agenthooks.team.v1.ListHooksResponse
+	36, // 56: agenthooks.team.v1.AdminService.ListHistory:output_type -> agenthooks.team.v1.ListHistoryResponse
+	39, // 57: agenthooks.team.v1.AdminService.CreateToken:output_type -> agenthooks.team.v1.CreateTokenResponse
+	41, // 58: agenthooks.team.v1.AdminService.ListTokens:output_type -> agenthooks.team.v1.ListTokensResponse
+	43, // 59: agenthooks.team.v1.AdminService.RevokeToken:output_type -> agenthooks.team.v1.RevokeTokenResponse
+	11, // 60: agenthooks.team.v1.AdminService.SetTeamAudit:output_type -> agenthooks.team.v1.SetTeamAuditResponse
+	9,  // 61: agenthooks.team.v1.AdminService.SetTeamSandbox:output_type -> agenthooks.team.v1.SetTeamSandboxResponse
+	14, // 62: agenthooks.team.v1.AdminService.ListMachines:output_type -> agenthooks.team.v1.ListMachinesResponse
+	18, // 63: agenthooks.team.v1.AdminService.ListDecisions:output_type -> agenthooks.team.v1.ListDecisionsResponse
+	45, // 64: agenthooks.team.v1.AdminService.SetTeamHooks:output_type -> agenthooks.team.v1.SetTeamHooksResponse
+	47, // 65: agenthooks.team.v1.AdminService.DiffRevision:output_type -> agenthooks.team.v1.DiffRevisionResponse
+	47, // [47:66] is the sub-list for method output_type
+	28, // [28:47] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_team_proto_init() }
@@ -3304,7 +3563,7 @@ func file_team_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_team_proto_rawDesc), len(file_team_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   46,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -110,6 +110,7 @@ function signOut(clearMessages) {
   state.teamId = "";
   state.hooks.clear();
   $("token").value = "";
+  hideSecret();
   closeEditor();
   if (clearMessages) clearError();
   showSignedIn(false);
@@ -181,7 +182,69 @@ async function refresh() {
   $("revision").textContent = "revision " + (hooks.revision || "0");
   renderHooks(hooks.hooks || [], hooks.problems || []);
   renderHistory(history.changes || []);
+  await refreshTokens();
   await Promise.all([refreshFleet(), refreshAudit()]);
+}
+
+// Tokens: this team's member tokens and every admin token; a new
+// token's secret is shown once.
+
+async function refreshTokens() {
+  const data = await call("ListTokens", {});
+  const tokens = (data.tokens || []).filter((t) => t.role === "admin" || t.teamId === state.teamId);
+  const body = $("tokens").tBodies[0];
+  const rows = [];
+  for (const t of tokens) {
+    const row = document.createElement("tr");
+    row.dataset.id = t.id;
+    row.dataset.name = t.name;
+    cell(row, t.id);
+    cell(row, t.name, "mono nowrap");
+    cell(row, t.role);
+    cell(row, formatTime(t.createdAtUnixMs), "nowrap");
+    cell(row, "", "actions").append(button("Revoke", "revoke danger", () => revokeToken(t)));
+    rows.push(row);
+  }
+  body.replaceChildren(...rows);
+  // The audit's token filter: this team's member tokens.
+  const filter = $("filter-token");
+  const chosen = filter.value;
+  const any = document.createElement("option");
+  any.value = "";
+  any.textContent = "any token";
+  const options = [any];
+  for (const t of tokens.filter((t) => t.role === "member")) {
+    const opt = document.createElement("option");
+    opt.value = t.id;
+    opt.textContent = t.name;
+    options.push(opt);
+  }
+  filter.replaceChildren(...options);
+  filter.value = tokens.some((t) => t.id === chosen) ? chosen : "";
+}
+
+async function createToken() {
+  const role = $("token-role").value;
+  const req = { name: $("token-name").value.trim(), role };
+  if (role === "member") req.teamId = state.teamId;
+  const data = await call("CreateToken", req);
+  $("token-form").reset();
+  $("new-secret-name").textContent = data.token.name;
+  $("new-secret-value").textContent = data.secret;
+  $("new-secret").hidden = false;
+  await refreshTokens();
+}
+
+function hideSecret() {
+  $("new-secret-value").textContent = "";
+  $("new-secret").hidden = true;
+}
+
+async function revokeToken(t) {
+  if (!confirm("Revoke the token " + t.name + "? Every machine or person using it is refused at once.")) return;
+  await call("RevokeToken", { id: t.id });
+  await refreshTokens();
+  showStatus("Revoked " + t.name + ".");
 }
 
 // The fleet: the team's counts, and one page of its machines at a time
@@ -281,6 +344,7 @@ async function refreshAudit() {
     machineId: $("filter-machine").value.trim(),
     agent: $("filter-agent").value.trim(),
     step: $("filter-step").value.trim(),
+    tokenId: $("filter-token").value || "0",
     sinceUnixMs: since ? String(new Date(since).getTime()) : "0",
     limit: 500,
   });
@@ -291,7 +355,8 @@ async function refreshAudit() {
     const row = document.createElement("tr");
     row.dataset.outcome = d.outcome || "";
     row.dataset.script = d.scriptName || "";
-    cell(row, formatTime(d.atUnixMs), "nowrap");
+    // The server's time orders the list; the machine's is in the title.
+    cell(row, formatTime(d.receivedAtUnixMs || d.atUnixMs), "nowrap").title = "on the machine: " + formatTime(d.atUnixMs);
     cell(row, d.hostname || d.machineId || "", "nowrap");
     cell(row, d.agent || "");
     cell(row, d.step || "", "mono nowrap");
@@ -397,9 +462,104 @@ function renderHistory(changes) {
     cell(row, c.scriptName || "", "mono nowrap");
     cell(row, c.hookId || "");
     cell(row, c.actor || "");
+    cell(row, "", "actions").append(button("Diff", "diff", () => showRevision(c.revision)));
     body.append(row);
   }
   $("no-history").hidden = changes.length > 0;
+}
+
+// A revision's diff: each change with its options and a line diff of its
+// script, before and after.
+async function showRevision(revision) {
+  const data = await call("DiffRevision", { teamId: state.teamId, revision });
+  const parts = [];
+  for (const rc of data.changes || []) {
+    const c = rc.change || {};
+    const box = document.createElement("div");
+    box.className = "change";
+    box.dataset.script = c.scriptName || "";
+    const h = document.createElement("h4");
+    h.textContent = c.action + " " + (c.scriptName || "") + (c.actor ? " by " + c.actor : "");
+    box.append(h);
+    if (!rc.recorded) {
+      const p = document.createElement("p");
+      p.className = "muted";
+      p.textContent = "made before the history kept scripts: no diff";
+      box.append(p);
+    } else {
+      if ((rc.beforeOptions || "") !== (rc.afterOptions || "")) {
+        box.append(diffBlock(optionLines(rc.beforeOptions), optionLines(rc.afterOptions), "options"));
+      }
+      if ((rc.beforeScript || "") !== (rc.afterScript || "")) {
+        box.append(diffBlock(rc.beforeScript || "", rc.afterScript || "", "script"));
+      }
+    }
+    parts.push(box);
+  }
+  $("revision-diff-title").textContent = "Revision " + revision;
+  $("revision-diff-changes").replaceChildren(...parts);
+  $("revision-diff").hidden = false;
+}
+
+// optionLines shows a hook's options (JSON) one per line.
+function optionLines(json) {
+  if (!json) return "";
+  try {
+    const o = JSON.parse(json);
+    return Object.keys(o).map((k) => k + ": " + JSON.stringify(o[k]) + "\n").join("");
+  } catch {
+    return json + "\n";
+  }
+}
+
+// diffBlock renders a line diff of a and b as text, each line marked.
+function diffBlock(a, b, what) {
+  const pre = document.createElement("pre");
+  pre.className = "diff " + what;
+  for (const [kind, text] of lineDiff(a, b)) {
+    const span = document.createElement("span");
+    span.className = kind === "+" ? "add" : kind === "-" ? "del" : "same";
+    span.textContent = kind + text;
+    pre.append(span);
+  }
+  return pre;
+}
+
+// lineDiff is a shortest edit of a's lines into b's: a longest common
+// subsequence after the common head and tail (the whole middle as
+// removed then added past a bound).
+function lineDiff(a, b) {
+  const split = (s) => (s === "" ? [] : s.replace(/\n$/, "").split("\n"));
+  const x = split(a), y = split(b);
+  let head = 0;
+  while (head < x.length && head < y.length && x[head] === y[head]) head++;
+  let tail = 0;
+  while (tail < x.length - head && tail < y.length - head && x[x.length - 1 - tail] === y[y.length - 1 - tail]) tail++;
+  const out = x.slice(0, head).map((l) => [" ", l]);
+  const mx = x.slice(head, x.length - tail), my = y.slice(head, y.length - tail);
+  if (mx.length * my.length > 4e6) {
+    out.push(...mx.map((l) => ["-", l]), ...my.map((l) => ["+", l]));
+  } else {
+    const lcs = Array.from({ length: mx.length + 1 }, () => new Int32Array(my.length + 1));
+    for (let i = mx.length - 1; i >= 0; i--) {
+      for (let j = my.length - 1; j >= 0; j--) {
+        lcs[i][j] = mx[i] === my[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+      }
+    }
+    let i = 0, j = 0;
+    while (i < mx.length || j < my.length) {
+      if (i < mx.length && j < my.length && mx[i] === my[j]) {
+        out.push([" ", mx[i++]]);
+        j++;
+      } else if (i < mx.length && (j === my.length || lcs[i + 1][j] >= lcs[i][j + 1])) {
+        out.push(["-", mx[i++]]);
+      } else {
+        out.push(["+", my[j++]]);
+      }
+    }
+  }
+  out.push(...x.slice(x.length - tail).map((l) => [" ", l]));
+  return out;
 }
 
 async function setActive(h, active) {
@@ -520,6 +680,12 @@ function start() {
   });
   $("fleet-next").addEventListener("click", () => guarded(fleetNext));
   $("fleet-prev").addEventListener("click", () => guarded(fleetPrev));
+  $("token-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    guarded(createToken);
+  });
+  $("new-secret-done").addEventListener("click", hideSecret);
+  $("revision-diff-close").addEventListener("click", () => { $("revision-diff").hidden = true; });
   $("audit-filter").addEventListener("submit", (e) => {
     e.preventDefault();
     guarded(refreshAudit);

@@ -87,6 +87,9 @@ const (
 	// AdminServiceSetTeamHooksProcedure is the fully-qualified name of the AdminService's SetTeamHooks
 	// RPC.
 	AdminServiceSetTeamHooksProcedure = "/agenthooks.team.v1.AdminService/SetTeamHooks"
+	// AdminServiceDiffRevisionProcedure is the fully-qualified name of the AdminService's DiffRevision
+	// RPC.
+	AdminServiceDiffRevisionProcedure = "/agenthooks.team.v1.AdminService/DiffRevision"
 )
 
 // TeamHooksServiceClient is a client for the agenthooks.team.v1.TeamHooksService service.
@@ -213,6 +216,9 @@ type AdminServiceClient interface {
 	// SetTeamHooks makes a set of hooks the team's whole set, as one
 	// revision (what agenthooks team push sends).
 	SetTeamHooks(context.Context, *connect.Request[teamv1.SetTeamHooksRequest]) (*connect.Response[teamv1.SetTeamHooksResponse], error)
+	// DiffRevision returns the changes that made one revision of a team,
+	// each with the script and options before and after it.
+	DiffRevision(context.Context, *connect.Request[teamv1.DiffRevisionRequest]) (*connect.Response[teamv1.DiffRevisionResponse], error)
 }
 
 // NewAdminServiceClient constructs a client for the agenthooks.team.v1.AdminService service. By
@@ -328,6 +334,13 @@ func NewAdminServiceClient(httpClient connect.HTTPClient, baseURL string, opts .
 			connect.WithSchema(adminServiceMethods.ByName("SetTeamHooks")),
 			connect.WithClientOptions(opts...),
 		),
+		diffRevision: connect.NewClient[teamv1.DiffRevisionRequest, teamv1.DiffRevisionResponse](
+			httpClient,
+			baseURL+AdminServiceDiffRevisionProcedure,
+			connect.WithSchema(adminServiceMethods.ByName("DiffRevision")),
+			connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -349,6 +362,7 @@ type adminServiceClient struct {
 	listMachines   *connect.Client[teamv1.ListMachinesRequest, teamv1.ListMachinesResponse]
 	listDecisions  *connect.Client[teamv1.ListDecisionsRequest, teamv1.ListDecisionsResponse]
 	setTeamHooks   *connect.Client[teamv1.SetTeamHooksRequest, teamv1.SetTeamHooksResponse]
+	diffRevision   *connect.Client[teamv1.DiffRevisionRequest, teamv1.DiffRevisionResponse]
 }
 
 // CreateTeam calls agenthooks.team.v1.AdminService.CreateTeam.
@@ -431,6 +445,11 @@ func (c *adminServiceClient) SetTeamHooks(ctx context.Context, req *connect.Requ
 	return c.setTeamHooks.CallUnary(ctx, req)
 }
 
+// DiffRevision calls agenthooks.team.v1.AdminService.DiffRevision.
+func (c *adminServiceClient) DiffRevision(ctx context.Context, req *connect.Request[teamv1.DiffRevisionRequest]) (*connect.Response[teamv1.DiffRevisionResponse], error) {
+	return c.diffRevision.CallUnary(ctx, req)
+}
+
 // AdminServiceHandler is an implementation of the agenthooks.team.v1.AdminService service.
 type AdminServiceHandler interface {
 	CreateTeam(context.Context, *connect.Request[teamv1.CreateTeamRequest]) (*connect.Response[teamv1.CreateTeamResponse], error)
@@ -451,6 +470,9 @@ type AdminServiceHandler interface {
 	// SetTeamHooks makes a set of hooks the team's whole set, as one
 	// revision (what agenthooks team push sends).
 	SetTeamHooks(context.Context, *connect.Request[teamv1.SetTeamHooksRequest]) (*connect.Response[teamv1.SetTeamHooksResponse], error)
+	// DiffRevision returns the changes that made one revision of a team,
+	// each with the script and options before and after it.
+	DiffRevision(context.Context, *connect.Request[teamv1.DiffRevisionRequest]) (*connect.Response[teamv1.DiffRevisionResponse], error)
 }
 
 // NewAdminServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -562,6 +584,13 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 		connect.WithSchema(adminServiceMethods.ByName("SetTeamHooks")),
 		connect.WithHandlerOptions(opts...),
 	)
+	adminServiceDiffRevisionHandler := connect.NewUnaryHandler(
+		AdminServiceDiffRevisionProcedure,
+		svc.DiffRevision,
+		connect.WithSchema(adminServiceMethods.ByName("DiffRevision")),
+		connect.WithIdempotency(connect.IdempotencyNoSideEffects),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/agenthooks.team.v1.AdminService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case AdminServiceCreateTeamProcedure:
@@ -596,6 +625,8 @@ func NewAdminServiceHandler(svc AdminServiceHandler, opts ...connect.HandlerOpti
 			adminServiceListDecisionsHandler.ServeHTTP(w, r)
 		case AdminServiceSetTeamHooksProcedure:
 			adminServiceSetTeamHooksHandler.ServeHTTP(w, r)
+		case AdminServiceDiffRevisionProcedure:
+			adminServiceDiffRevisionHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -667,4 +698,8 @@ func (UnimplementedAdminServiceHandler) ListDecisions(context.Context, *connect.
 
 func (UnimplementedAdminServiceHandler) SetTeamHooks(context.Context, *connect.Request[teamv1.SetTeamHooksRequest]) (*connect.Response[teamv1.SetTeamHooksResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.SetTeamHooks is not implemented"))
+}
+
+func (UnimplementedAdminServiceHandler) DiffRevision(context.Context, *connect.Request[teamv1.DiffRevisionRequest]) (*connect.Response[teamv1.DiffRevisionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("agenthooks.team.v1.AdminService.DiffRevision is not implemented"))
 }

@@ -1,0 +1,29 @@
+package needs
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// goOutput is the stderr of the go command that runs this test binary,
+// and that run's id (its pid); nil when the parent is not go (the binary
+// was run by hand, or under another runner).
+func goOutput() (*os.File, string) {
+	ppid := strconv.Itoa(os.Getppid())
+	comm, err := os.ReadFile("/proc/" + ppid + "/comm")
+	if err != nil || strings.TrimSpace(string(comm)) != "go" {
+		return nil, ""
+	}
+	f, err := os.OpenFile("/proc/"+ppid+"/fd/2", os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, ""
+	}
+	return f, ppid
+}
+
+// alive reports whether process pid runs.
+func alive(pid int) bool {
+	_, err := os.Stat("/proc/" + strconv.Itoa(pid))
+	return err == nil
+}

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// bindMachine binds each machine id of ds to the token that sends it
+// the first time, and refuses decisions that another token sends under
+// it, so that one member's token cannot write in another machine's name.
+// Decisions without a token (TokenID 0: the store's own callers) are not
+// bound.
+func (s *sqlStore) bindMachine(ctx context.Context, tx *sql.Tx, teamID int64, ds []Decision) error {
+	seen := map[string]bool{}
+	for _, d := range ds {
+		if d.TokenID == 0 || seen[d.MachineID] {
+			continue
+		}
+		seen[d.MachineID] = true
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO machine_tokens (team_id, machine_id, token_id) VALUES (?, ?, ?)
+			ON CONFLICT (team_id, machine_id) DO NOTHING`), teamID, d.MachineID, d.TokenID); err != nil {
+			return fmt.Errorf("bind machine %q: %w", d.MachineID, err)
+		}
+		var owner int64
+		if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT token_id FROM machine_tokens WHERE team_id = ? AND machine_id = ?`),
+			teamID, d.MachineID).Scan(&owner); err != nil {
+			return fmt.Errorf("read the token of machine %q: %w", d.MachineID, err)
+		}
+		if owner != d.TokenID {
+			return fmt.Errorf("machine %q was first reported by token %d: %w", d.MachineID, owner, ErrMachineTaken)
+		}
+	}
+	return nil
+}
+
+// countUpload adds added decisions to the day's count of the token that
+// sent ds, and refuses them (the transaction is then rolled back) when
+// the count passes the daily volume.
+func (s *sqlStore) countUpload(ctx context.Context, tx *sql.Tx, ds []Decision, added int, nowMs int64) error {
+	if added == 0 || len(ds) == 0 || ds[0].TokenID == 0 {
+		return nil
+	}
+	day := nowMs / (24 * 60 * 60 * 1000)
+	var total int64
+	err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO token_uploads (token_id, day, decisions) VALUES (?, ?, ?)
+		ON CONFLICT (token_id, day) DO UPDATE SET decisions = token_uploads.decisions + excluded.decisions
+		RETURNING decisions`), ds[0].TokenID, day, added).Scan(&total)
+	if err != nil {
+		return fmt.Errorf("count the token's decisions: %w", err)
+	}
+	if total > s.opts.DailyDecisionsPerToken {
+		return fmt.Errorf("%d decisions today, over the %d a token may send in a day (UTC): %w", total, s.opts.DailyDecisionsPerToken, ErrQuota)
+	}
+	return nil
+}
