@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 )
 
 // RunFile is a file that a project hook runs or reads, as it is now.
@@ -45,45 +44,12 @@ type RunFile struct {
 // .cursor/hooks/t.ts, python3 hooks/g.py), a policy of `agenthooks policy
 // .cursor/policies/p.yaml` and a file given as an argument or redirected
 // in (< rules.txt) are pinned; a file a script reads without the command
-// naming it is not.
+// naming it is not. What interpreters resolve a word to is pinned too
+// (runresolve.go): node's guard.js for `node guard`, python -m's module,
+// a script's sources, npm scripts and Makefile recipes.
 func RunFilePaths(command, dir, root string) []string {
-	if root == "" || strings.TrimSpace(command) == "" {
-		return nil
-	}
-	root = filepath.Clean(root)
-	// The root's real path is needed only for a word outside it as
-	// written, which is rare: resolved once, when first needed.
-	realRoot := sync.OnceValues(func() (string, error) { return filepath.EvalSymlinks(root) })
-	var out []string
-	seen := map[string]bool{}
-	for _, w := range commandWords(command, root) {
-		p := w
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, p)
-		}
-		p = filepath.Clean(p)
-		if seen[p] || p == root {
-			continue
-		}
-		inside := within(root, p)
-		if !inside {
-			if rr, rootErr := realRoot(); rootErr == nil {
-				if real, err := filepath.EvalSymlinks(p); err == nil {
-					inside = within(rr, real) && real != rr
-				}
-			}
-		}
-		if !inside {
-			continue
-		}
-		for _, f := range expandRunPath(p, root) {
-			if !seen[f] {
-				seen[f] = true
-				out = append(out, f)
-			}
-		}
-	}
-	return out
+	paths, _ := RunFileReport(command, dir, root)
+	return paths
 }
 
 // maxFolderFiles bounds the files pinned for one folder a command names:

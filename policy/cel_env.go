@@ -12,6 +12,9 @@ import (
 	"cel.dev/cel-go/common/types/ref"
 	"cel.dev/cel-go/common/types/traits"
 	"cel.dev/cel-go/ext"
+
+	"github.com/agenthooks/agenthooks/policy/gitpush"
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // The variables a rule's condition sees.
@@ -175,7 +178,7 @@ func celGitPush(ctx func() context.Context, env []string, dir string, v ref.Val)
 		if p := cv.push.Load(); p != nil {
 			return *p
 		}
-		p, cacheable := analyzeGitPush(ctx, env, cv.cmd, dir, cv.line)
+		p, cacheable := gitpush.AnalyzeLine(ctx, env, cv.cmd, dir, cv.line)
 		val := gitPushVal(p)
 		if cacheable {
 			cv.push.Store(&val)
@@ -186,7 +189,7 @@ func celGitPush(ctx func() context.Context, env []string, dir string, v ref.Val)
 	if err != nil {
 		return err
 	}
-	p, _ := analyzeGitPush(ctx, env, &c, dir, &lineInfo{cmds: []Command{c}})
+	p, _ := gitpush.AnalyzeLine(ctx, env, &c, dir, gitpush.LineOf(c))
 	return gitPushVal(p)
 }
 
@@ -216,8 +219,8 @@ func hostsVal(hosts []string) ref.Val {
 // once per rule.
 type cmdVal struct {
 	traits.Mapper
-	cmd  *Command
-	line *lineInfo // the line it is part of, which gitPush reads too
+	cmd  *shellscan.Command
+	line *gitpush.Line // the line it is part of, which gitPush reads too
 
 	push      atomic.Pointer[ref.Val]
 	hostsOnce sync.Once
@@ -231,12 +234,12 @@ var (
 
 // commandFromVal reads back an entry of commands() (or a map literal
 // with the same keys) as a Command: name, args, dynamic_args and cwd.
-func commandFromVal(v ref.Val) (Command, ref.Val) {
+func commandFromVal(v ref.Val) (shellscan.Command, ref.Val) {
 	mp, ok := v.(traits.Mapper)
 	if !ok {
-		return Command{}, types.NewErr("expected an entry of commands(), got %s", v.Type())
+		return shellscan.Command{}, types.NewErr("expected an entry of commands(), got %s", v.Type())
 	}
-	c := Command{Cwd: "."} // a map without cwd runs where the line starts
+	c := shellscan.Command{Cwd: "."} // a map without cwd runs where the line starts
 	if d, found := mp.Find(types.String("cwd")); found {
 		s, _ := d.(types.String)
 		c.Cwd = string(s)
@@ -248,14 +251,14 @@ func commandFromVal(v ref.Val) (Command, ref.Val) {
 	if a, found := mp.Find(types.String("args")); found {
 		args, err := a.ConvertToNative(stringsType)
 		if err != nil {
-			return Command{}, types.NewErr("args: %v", err)
+			return shellscan.Command{}, types.NewErr("args: %v", err)
 		}
 		c.Args = args.([]string)
 	}
 	if d, found := mp.Find(types.String("dynamic_args")); found {
 		idx, err := d.ConvertToNative(intsType)
 		if err != nil {
-			return Command{}, types.NewErr("dynamic_args: %v", err)
+			return shellscan.Command{}, types.NewErr("dynamic_args: %v", err)
 		}
 		for _, i := range idx.([]int64) {
 			c.DynamicArgs = append(c.DynamicArgs, int(i))
@@ -265,7 +268,7 @@ func commandFromVal(v ref.Val) (Command, ref.Val) {
 }
 
 // commandVal is the CEL form of a Command of line.
-func commandVal(c *Command, line *lineInfo) *cmdVal {
+func commandVal(c *shellscan.Command, line *gitpush.Line) *cmdVal {
 	a := types.DefaultTypeAdapter
 	dyn := make([]int64, len(c.DynamicArgs))
 	for i, d := range c.DynamicArgs {
@@ -314,10 +317,11 @@ func commandsVal(line string) ref.Val {
 	if ok {
 		return v
 	}
-	li := analyzeLine(line)
-	vals := make([]ref.Val, len(li.cmds))
-	for i := range li.cmds {
-		vals[i] = commandVal(&li.cmds[i], li)
+	li := gitpush.ReadLine(line)
+	cmds := li.Commands()
+	vals := make([]ref.Val, len(cmds))
+	for i := range cmds {
+		vals[i] = commandVal(&cmds[i], li)
 	}
 	v = types.NewRefValList(types.DefaultTypeAdapter, vals)
 	if len(line) <= 64<<10 {
@@ -331,10 +335,10 @@ func commandsVal(line string) ref.Val {
 	return v
 }
 
-func gitPushVal(p GitPush) ref.Val {
+func gitPushVal(p gitpush.Push) ref.Val {
 	refspecs := make([]any, len(p.Refspecs))
 	for i, r := range p.Refspecs {
-		refspecs[i] = map[string]any{"src": r.Src, "dst": r.Dst, "force": r.Force}
+		refspecs[i] = map[string]any{"src": r.Src, "dst": r.Dst, "force": r.Force, "pattern": r.Pattern}
 	}
 	return types.NewStringInterfaceMap(types.DefaultTypeAdapter, map[string]any{
 		"push":     p.Push,

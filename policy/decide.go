@@ -13,6 +13,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
+	"github.com/agenthooks/agenthooks/policy/gitpush"
 )
 
 // Verdict is a policy's answer for one step.
@@ -187,7 +188,7 @@ type activation struct {
 
 	// inputMap is the payload when it came decoded (Decide).
 	inputMap map[string]any
-	// ctx is the decision's. gitCtx bounds, at gitTimeout, all the time
+	// ctx is the decision's. gitCtx bounds, at gitpush.Timeout, all the time
 	// one decision spends running git (gitPush may look up aliases for
 	// several commands, for several rules); it is made when git first
 	// runs and released when the decision ends.
@@ -216,7 +217,7 @@ func CallerEnv(env []string) DecideOption {
 
 func (a *activation) gitContext() context.Context {
 	if a.gitCtx == nil {
-		a.gitCtx, a.gitCancel = context.WithTimeout(a.ctx, gitTimeout)
+		a.gitCtx, a.gitCancel = context.WithTimeout(a.ctx, gitpush.Timeout)
 	}
 	return a.gitCtx
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/policy/internal/gittest"
 )
 
 // noPush is the policy that must not be bypassed through aliases.
@@ -50,8 +51,8 @@ func decideShell(t *testing.T, p *Policy, command, cwd string) event.Permission 
 // line and of the repository at the payload's cwd (or the Shell tool's
 // working_directory), through both ways a payload reaches a policy.
 func TestPolicySeesAliases(t *testing.T) {
-	home, dir := hermeticGit(t)
-	repo := repoWithAliases(t, home, dir)
+	home, dir := gittest.Hermetic(t)
+	repo := gittest.RepoWithAliases(t, home, dir)
 	p := mustCompile(t, noPush)
 	cases := []struct {
 		command, cwd string
@@ -117,18 +118,18 @@ func TestPolicySeesAliases(t *testing.T) {
 // cached, but not what it read from the repository: the same line is
 // decided anew after the alias changes, and in another directory.
 func TestPolicyAliasChangeBetweenDecisions(t *testing.T) {
-	home, dir := hermeticGit(t)
-	repo := repoWithAliases(t, home, dir)
+	home, dir := gittest.Hermetic(t)
+	repo := gittest.RepoWithAliases(t, home, dir)
 	p := mustCompile(t, noPush)
 	line := "git st origin feature"
 	if got := decideShell(t, p, line, repo); got != event.NoOpinion {
 		t.Fatalf("before: got %q", got)
 	}
-	git(t, repo, "config", "alias.st", "push")
+	gittest.Git(t, repo, "config", "alias.st", "push")
 	if got := decideShell(t, p, line, repo); got != event.Deny {
 		t.Errorf("after git config alias.st push: got %q, want deny", got)
 	}
-	git(t, repo, "config", "alias.st", "status")
+	gittest.Git(t, repo, "config", "alias.st", "status")
 	if got := decideShell(t, p, line, repo); got != event.NoOpinion {
 		t.Errorf("after git config alias.st status: got %q, want none", got)
 	}
@@ -145,7 +146,7 @@ func TestPolicyGitTimeBounded(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("a shell script as git")
 	}
-	_, dir := hermeticGit(t)
+	_, dir := gittest.Hermetic(t)
 	for _, d := range []string{"a", "b", "c"} {
 		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
 			t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 func TestGlob(t *testing.T) {
@@ -207,59 +209,10 @@ func TestNetHosts(t *testing.T) {
 		{"echo https://x.example", nil},
 	}
 	for _, c := range cases {
-		cmds := Commands(c.line)
+		cmds := shellscan.Commands(c.line)
 		got := NetHosts(cmds[0]) // the line's own command, not one it runs
 		if !slices.Equal(got, c.want) {
 			t.Errorf("NetHosts(%q) = %q, want %q", c.line, got, c.want)
 		}
 	}
-}
-
-func TestAnalyzeGitPush(t *testing.T) {
-	type rs = []Refspec
-	cases := []struct {
-		line string
-		want GitPush
-	}{
-		{"git status", GitPush{}},
-		{"git stash push", GitPush{}},
-		{"ls push", GitPush{}},
-		{"git push", GitPush{Push: true, Implicit: true}},
-		{"git push origin", GitPush{Push: true, Remote: "origin", Implicit: true}},
-		{"git push origin main", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "main", Dst: "main"}}}},
-		{"git send-pack origin main", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "main", Dst: "main"}}}},
-		{"git push origin +main", GitPush{Push: true, Remote: "origin", Force: true, Refspecs: rs{{Src: "main", Dst: "main", Force: true}}}},
-		{"git push origin HEAD:refs/heads/release/2", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "HEAD", Dst: "release/2"}}}},
-		{"git push origin HEAD", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "HEAD"}}}},
-		{"git push origin :old", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Dst: "old"}}}},
-		{"git push -d origin old", GitPush{Push: true, Remote: "origin", Delete: true, Refspecs: rs{{Dst: "old"}}}},
-		{"git push origin tag v1", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "refs/tags/v1", Dst: "refs/tags/v1"}}}},
-		{"git push --all", GitPush{Push: true, All: true, Implicit: true}},
-		{"git push --mirror x", GitPush{Push: true, Mirror: true, Remote: "x", Implicit: true}},
-		{"git push -fu origin f", GitPush{Push: true, Force: true, Remote: "origin", Refspecs: rs{{Src: "f", Dst: "f"}}}},
-		{"git push -o ci.skip origin f", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "f", Dst: "f"}}}},
-		{"git push --repo=up f2", GitPush{Push: true, Remote: "f2", Implicit: true}},
-		{"git push origin f --force-with-lease", GitPush{Push: true, Force: true, Remote: "origin", Refspecs: rs{{Src: "f", Dst: "f"}}}},
-		{"git push origin -- -weird", GitPush{Push: true, Remote: "origin", Refspecs: rs{{Src: "-weird", Dst: "-weird"}}}},
-		{"git -C r -c x=y --no-pager push o b", GitPush{Push: true, Remote: "o", Refspecs: rs{{Src: "b", Dst: "b"}}}},
-		{"git -c alias.p=push p o b", GitPush{Push: true, Remote: "o", Refspecs: rs{{Src: "b", Dst: "b"}}}},
-		{"git -c alias.p='!git push' p", GitPush{Push: true, Implicit: true}},
-		{"git $(echo push)", GitPush{Push: true, Dynamic: true}},
-		{"git push origin $B", GitPush{Push: true, Dynamic: true, Remote: "origin", Refspecs: rs{{Src: "$B"}}}},
-		{"git-push o b", GitPush{Push: true, Remote: "o", Refspecs: rs{{Src: "b", Dst: "b"}}}},
-	}
-	for _, c := range cases {
-		cmds := Commands(c.line)
-		got := AnalyzeGitPush(cmds[len(cmds)-1])
-		if !equalPush(got, c.want) {
-			t.Errorf("AnalyzeGitPush(%q)\n got %+v\nwant %+v", c.line, got, c.want)
-		}
-	}
-}
-
-func equalPush(a, b GitPush) bool {
-	return slices.Equal(a.Refspecs, b.Refspecs) &&
-		a.Push == b.Push && a.Dynamic == b.Dynamic && a.Remote == b.Remote &&
-		a.All == b.All && a.Mirror == b.Mirror && a.Tags == b.Tags &&
-		a.Delete == b.Delete && a.Force == b.Force && a.Implicit == b.Implicit
 }

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // URLHost returns the host a URL or remote address names, lower-cased,
@@ -90,7 +92,7 @@ func sshHost(s string) string {
 // netTool describes the options of a program that connects to hosts
 // named on its command line.
 type netTool struct {
-	optSpec
+	shellscan.Options
 	// hostOpts name options whose value is a host (a proxy, a jump host).
 	hostOpts []string
 	// unknownOpts name options that make the destination unknowable from
@@ -148,29 +150,29 @@ func remoteOperands(ops []string) []string {
 
 var netTools = map[string]netTool{
 	"curl": {
-		optSpec:     optSpec{short: "AbcCdDeEFHKmoPQrtTuUwxXYyz", long: curlValue},
+		Options:     shellscan.Options{Short: "AbcCdDeEFHKmoPQrtTuUwxXYyz", Long: curlValue},
 		hostOpts:    []string{"x", "proxy", "preproxy", "socks4", "socks4a", "socks5", "socks5-hostname", "url", "doh-url"},
 		unknownOpts: []string{"K", "config", "resolve", "connect-to"},
 		operands:    allOperands,
 	},
 	"wget": {
-		optSpec:     optSpec{short: "oOaeiBtTwQPUDRAlIX", long: wgetValue},
+		Options:     shellscan.Options{Short: "oOaeiBtTwQPUDRAlIX", Long: wgetValue},
 		unknownOpts: []string{"i", "input-file", "e", "execute", "config", "B", "base"},
 		operands:    allOperands,
 	},
-	"nc":     {optSpec: optSpec{short: "IiMmOPpqsTVwXx"}, hostOpts: []string{"x"}, operands: firstOperand, listen: []string{"l"}},
-	"ncat":   {optSpec: optSpec{short: "iwdpsmcex", long: []string{"proxy", "source", "source-port", "exec", "sh-exec", "lua-exec", "wait", "idle-timeout"}}, hostOpts: []string{"proxy"}, operands: firstOperand, listen: []string{"l", "listen"}},
-	"netcat": {optSpec: optSpec{short: "IiMmOPpqsTVwXx"}, hostOpts: []string{"x"}, operands: firstOperand, listen: []string{"l"}},
-	"telnet": {optSpec: optSpec{short: "bBelnkX"}, operands: firstOperand},
+	"nc":     {Options: shellscan.Options{Short: "IiMmOPpqsTVwXx"}, hostOpts: []string{"x"}, operands: firstOperand, listen: []string{"l"}},
+	"ncat":   {Options: shellscan.Options{Short: "iwdpsmcex", Long: []string{"proxy", "source", "source-port", "exec", "sh-exec", "lua-exec", "wait", "idle-timeout"}}, hostOpts: []string{"proxy"}, operands: firstOperand, listen: []string{"l", "listen"}},
+	"netcat": {Options: shellscan.Options{Short: "IiMmOPpqsTVwXx"}, hostOpts: []string{"x"}, operands: firstOperand, listen: []string{"l"}},
+	"telnet": {Options: shellscan.Options{Short: "bBelnkX"}, operands: firstOperand},
 	"ssh": {
-		optSpec:     optSpec{short: "BbcDEeFIiJLlmOoPpQRSWw"},
+		Options:     shellscan.Options{Short: "BbcDEeFIiJLlmOoPpQRSWw"},
 		hostOpts:    []string{"J"},
 		unknownOpts: []string{"F"},
 		operands:    firstOperand,
 	},
-	"scp":   {optSpec: optSpec{short: "cDFiJlooPSX"}, hostOpts: []string{"J"}, unknownOpts: []string{"F"}, operands: remoteOperands},
-	"sftp":  {optSpec: optSpec{short: "aBbcDFiJlPRSsX"}, hostOpts: []string{"J"}, unknownOpts: []string{"F"}, operands: firstOperand},
-	"rsync": {optSpec: optSpec{short: "eBfMT", long: []string{"rsh", "rsync-path", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "temp-dir", "compare-dest", "copy-dest", "link-dest", "partial-dir", "log-file", "password-file", "port", "address", "sockopts", "out-format", "chmod", "chown", "usermap", "groupmap", "bwlimit", "timeout", "contimeout", "modify-window", "suffix", "backup-dir", "remote-option", "block-size", "max-size", "min-size", "max-delete"}}, operands: remoteOperands},
+	"scp":   {Options: shellscan.Options{Short: "cDFiJlooPSX"}, hostOpts: []string{"J"}, unknownOpts: []string{"F"}, operands: remoteOperands},
+	"sftp":  {Options: shellscan.Options{Short: "aBbcDFiJlPRSsX"}, hostOpts: []string{"J"}, unknownOpts: []string{"F"}, operands: firstOperand},
+	"rsync": {Options: shellscan.Options{Short: "eBfMT", Long: []string{"rsh", "rsync-path", "filter", "exclude", "include", "exclude-from", "include-from", "files-from", "temp-dir", "compare-dest", "copy-dest", "link-dest", "partial-dir", "log-file", "password-file", "port", "address", "sockopts", "out-format", "chmod", "chown", "usermap", "groupmap", "bwlimit", "timeout", "contimeout", "modify-window", "suffix", "backup-dir", "remote-option", "block-size", "max-size", "min-size", "max-delete"}}, operands: remoteOperands},
 	"ftp":   {operands: firstOperand},
 }
 
@@ -180,18 +182,16 @@ var netTools = map[string]netTool{
 // stands for a destination that cannot be known from the command line (a
 // dynamic argument, a config file, a URL list, a resolver override), so
 // an allow list never matches it. Other commands yield no hosts.
-func NetHosts(c Command) []string {
+func NetHosts(c shellscan.Command) []string {
 	tool, ok := netTools[c.Name]
 	if !ok {
 		return nil
 	}
-	args := make(argv, len(c.Args))
-	for i, a := range c.Args {
-		args[i] = field{s: a}
-	}
+	args := c.Args
+	dyn := make([]bool, len(args))
 	for _, i := range c.DynamicArgs {
-		if i >= 0 && i < len(args) {
-			args[i].dynamic = true
+		if i >= 0 && i < len(dyn) {
+			dyn[i] = true
 		}
 	}
 	var hosts []string
@@ -199,19 +199,19 @@ func NetHosts(c Command) []string {
 	unknown := false
 	// Options may follow operands (GNU style): scan repeatedly.
 	for len(args) > 0 {
-		opts, i := tool.scan(args)
+		opts, i := tool.Scan(args, dyn)
 		for _, o := range opts {
 			switch {
-			case slices.Contains(tool.listen, o.name):
+			case slices.Contains(tool.listen, o.Name):
 				return nil
-			case slices.Contains(tool.unknownOpts, o.name):
+			case slices.Contains(tool.unknownOpts, o.Name):
 				unknown = true
-			case slices.Contains(tool.hostOpts, o.name) && o.has:
-				if o.val.dynamic {
+			case slices.Contains(tool.hostOpts, o.Name) && o.HasValue:
+				if o.Dynamic {
 					unknown = true
 					continue
 				}
-				for _, h := range strings.Split(o.val.s, ",") {
+				for _, h := range strings.Split(o.Value, ",") {
 					hosts = append(hosts, hostOf(c.Name, h))
 				}
 			}
@@ -219,12 +219,12 @@ func NetHosts(c Command) []string {
 		if i >= len(args) {
 			break
 		}
-		if args[i].dynamic {
+		if dyn[i] {
 			unknown = true
 		} else {
-			operands = append(operands, args[i].s)
+			operands = append(operands, args[i])
 		}
-		args = args[i+1:]
+		args, dyn = args[i+1:], dyn[i+1:]
 		if c.Name == "ssh" && len(operands) > 0 {
 			break // the rest is the remote command
 		}

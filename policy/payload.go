@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // The payload is decoded lazily: most shell policies read only the
@@ -215,7 +216,7 @@ func dirOf(input map[string]any) string {
 func commandDir(cwd, wd string) string {
 	dir := cwd
 	if wd != "" {
-		dir = joinDir(cwd, wd)
+		dir = shellscan.JoinDir(cwd, wd)
 	}
 	if !filepath.IsAbs(dir) {
 		return ""

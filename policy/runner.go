@@ -108,7 +108,7 @@ func firstProblem(err error) string {
 	return err.Error()
 }
 
-// recognised remembers PolicyFile's answer per hook command: there are
+// recognised remembers File's answer per hook command: there are
 // few distinct commands (those of the loaded configuration) and every
 // decision asks.
 var recognised sync.Map // string → policyCommand
@@ -123,19 +123,19 @@ func policyFileCached(command string) (string, bool) {
 		pc := v.(policyCommand)
 		return pc.file, pc.ok
 	}
-	file, ok := PolicyFile(command)
+	file, ok := File(command)
 	recognised.Store(command, policyCommand{file, ok})
 	return file, ok
 }
 
-// PolicyFile recognises a hook command that evaluates a policy:
+// File recognises a hook command that evaluates a policy:
 // `agenthooks policy FILE`, where the program is agenthooks or any path
 // whose base name is agenthooks (agenthooks.exe on Windows), and FILE is
 // one word. Anything else (other arguments, pipes, variables, globs,
 // redirections) is not recognised, and runs as a process: the result is
 // the same, only slower. A word may be quoted as a whole ('…' or "…"
 // without $, ` or \ inside) to hold spaces.
-func PolicyFile(command string) (string, bool) {
+func File(command string) (string, bool) {
 	words, ok := simpleWords(command)
 	if !ok || len(words) != 3 || words[1] != "policy" {
 		return "", false

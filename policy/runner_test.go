@@ -17,7 +17,7 @@ import (
 	"github.com/agenthooks/agenthooks/runner"
 )
 
-func TestPolicyFile(t *testing.T) {
+func TestFile(t *testing.T) {
 	cases := []struct {
 		cmd  string
 		file string
@@ -57,9 +57,9 @@ func TestPolicyFile(t *testing.T) {
 		{"", "", false},
 	}
 	for _, c := range cases {
-		f, ok := PolicyFile(c.cmd)
+		f, ok := File(c.cmd)
 		if ok != c.ok || ok && f != c.file {
-			t.Errorf("PolicyFile(%q) = %q, %v; want %q, %v", c.cmd, f, ok, c.file, c.ok)
+			t.Errorf("File(%q) = %q, %v; want %q, %v", c.cmd, f, ok, c.file, c.ok)
 		}
 	}
 	if !isAgenthooks(`C:\Tools\AgentHooks.EXE`) {

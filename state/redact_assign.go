@@ -22,9 +22,23 @@ var (
 	secretSuffixes = []string{"key", "secret", "token", "password", "passwd", "pwd", "credential", "credentials"}
 )
 
+// notSecretLast are the last words of names that say something about a
+// secret rather than hold one: key_count, token_type, secret_name,
+// key_file, password_length.
+var notSecretLast = map[string]bool{"count": true, "size": true, "len": true, "length": true,
+	"type": true, "name": true, "id": true, "file": true, "path": true, "ttl": true,
+	"timeout": true, "expiry": true, "expires": true, "limit": true, "url": true}
+
 // isSecretName reports whether name looks like the name of a secret.
 func isSecretName(name string) bool {
-	for _, w := range nameWords(name) {
+	if l := strings.ToLower(name); l == "pw" || strings.HasSuffix(l, "_pw") || strings.HasSuffix(l, "-pw") || strings.HasSuffix(l, ".pw") {
+		return true // db_pw; not a "Pw" found inside a word (-pS3cretPw)
+	}
+	words := nameWords(name)
+	if len(words) > 1 && notSecretLast[strings.ToLower(words[len(words)-1])] {
+		return false
+	}
+	for _, w := range words {
 		w = strings.ToLower(w)
 		if secretWords[w] {
 			return true

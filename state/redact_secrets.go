@@ -71,7 +71,7 @@ var detectors = []detector{
 		lazyre.New(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"']*:([^\s/?#@"']+)@`), 1},
 	// Passwords that command lines take as arguments of their own.
 	{"cli-password", []string{"-u", "--user"}, // curl -u user:pass
-		lazyre.New(`(?:^|\s)(?:-u|--user|--proxy-user)(?:[ \t]+|=)[^\s:]+:([^\s"']+)`), 1},
+		lazyre.New(`(?:^|\s)(?:-u|--user|--proxy-user)(?:[ \t]+|=)[^\s:]*[^\s:0-9][^\s:]*:([^\s"']+)`), 1}, // not uid:gid
 	{"cli-password", []string{"mysql", "mariadb"}, // mysql -pSECRET
 		lazyre.New(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s-p([^\s"']+)`), 1},
 	{"cli-password", []string{"sshpass"},
@@ -104,6 +104,11 @@ func secretSpans(s string) []span {
 	}
 	if strings.ContainsAny(s, "=:-") { // what an assignment or a flag needs
 		spans = append(spans, assignmentSpans(s)...)
+		spans = append(spans, cliSpans(s)...)
+		spans = append(spans, credentialFileSpans(s)...)
+	} else if strings.Contains(s, "login") || strings.Contains(s, "machine") {
+		spans = append(spans, cliSpans(s)...)
+		spans = append(spans, credentialFileSpans(s)...)
 	}
 	return mergeSpans(spans)
 }

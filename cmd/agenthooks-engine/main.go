@@ -5,6 +5,7 @@ package main
 
 import (
 	"os"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/internal/cli"
 	"github.com/agenthooks/agenthooks/internal/wire"
@@ -16,11 +17,25 @@ func main() {
 	// (docs/sandbox.md), which the client passes through a pipe rather
 	// than the environment.
 	wire.Undumpable()
-	wire.TakeSecrets()
+	takeSecrets()
 	if len(os.Args) > 1 && os.Args[1] == sandbox.Verb {
 		// The sandbox's trampoline, before the command line is built: it
 		// runs once per sandboxed command and only enters the sandbox.
 		os.Exit(sandbox.Main(os.Args[2:]))
 	}
 	os.Exit(cli.Main(os.Args[1:]))
+}
+
+// takeSecrets moves the secrets the client passed through a pipe into
+// this process's environment (wire.PassSecrets).
+func takeSecrets() {
+	fd, ok := os.LookupEnv(wire.SecretsFDEnv)
+	if !ok {
+		return
+	}
+	os.Unsetenv(wire.SecretsFDEnv)
+	for _, kv := range wire.TakeSecrets(fd) {
+		k, v, _ := strings.Cut(kv, "=")
+		os.Setenv(k, v)
+	}
 }

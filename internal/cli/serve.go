@@ -76,8 +76,8 @@ func (o *serveOptions) run(ctx context.Context) error {
 	if o.maxScriptBytes <= 0 || o.maxScriptBytes > maxScriptLimit {
 		return usageErr("--max-script-bytes %d: give a number of bytes from 1 to %d", o.maxScriptBytes, maxScriptLimit)
 	}
-	if o.uploadRate <= 0 || o.uploadDaily <= 0 {
-		return usageErr("--upload-rate and --upload-daily-decisions must be positive")
+	if o.uploadRate < 0 || o.uploadDaily < 0 {
+		return usageErr("--upload-rate and --upload-daily-decisions cannot be negative (0: the default)")
 	}
 	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return usageErr("--tls-cert and --tls-key go together: give both, or neither for plain HTTP")

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenthooks/agenthooks/team/server"
 	"github.com/agenthooks/agenthooks/team/store"
 )
 
@@ -49,8 +50,9 @@ func TestServeReportsBreaches(t *testing.T) {
 		listen:         "127.0.0.1:0",
 		database:       "sqlite:" + path,
 		maxScriptBytes: store.DefaultMaxScriptBytes,
-		noDashboard:    true,
-		ready:          func(string) { close(ready) },
+		uploadRate:     server.DefaultUploadRate, uploadDaily: store.DefaultDailyDecisionsPerToken,
+		noDashboard: true,
+		ready:       func(string) { close(ready) },
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenthooks/agenthooks/team/server"
 	"github.com/agenthooks/agenthooks/team/store"
 )
 
@@ -25,8 +26,9 @@ func TestServeDashboard(t *testing.T) {
 			listen:         "127.0.0.1:0",
 			database:       db,
 			maxScriptBytes: store.DefaultMaxScriptBytes,
-			noDashboard:    noDashboard,
-			ready:          func(addr string) { addrs <- addr },
+			uploadRate:     server.DefaultUploadRate, uploadDaily: store.DefaultDailyDecisionsPerToken,
+			noDashboard: noDashboard,
+			ready:       func(addr string) { addrs <- addr },
 		}
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)

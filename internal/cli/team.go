@@ -49,8 +49,8 @@ The server is read from ` + teamsync.ServerEnv + ` (or --server), the admin toke
 ` + teamsync.TokenEnv + ` (or --token-file: a file holding it, never the command line,
 which every user of the machine can read). TEAM is a team's name or id.`,
 		Example: `  agenthooks team hooks platform --json`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+		Args:    cobra.NoArgs,
+		RunE:    func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	f := cmd.PersistentFlags()
 	f.StringVar(&o.server, "server", "", "team server URL (default $"+teamsync.ServerEnv+")")

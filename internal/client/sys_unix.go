@@ -43,7 +43,9 @@ func start(bin, sock string, env []string) {
 	if fi, err := os.Stat(sock + ".log"); err == nil && fi.Size() > 1<<20 {
 		_ = os.Remove(sock + ".log")
 	}
-	if f, err := os.OpenFile(sock+".log", os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600); err == nil {
+	// Never through a link: whoever could plant one would have the
+	// engine's log written wherever it points.
+	if f, err := os.OpenFile(sock+".log", os.O_CREATE|os.O_APPEND|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600); err == nil {
 		defer f.Close()
 		cmd.Stderr = f
 	}

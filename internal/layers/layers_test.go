@@ -26,6 +26,7 @@ const module = "github.com/agenthooks/agenthooks"
 var layers = [][]string{
 	{"internal/jsonscan", "internal/proc", "internal/filelock", "internal/faultinject", "internal/suggest", "internal/atomicfile", "internal/shellquote", "internal/sqlitedb", "internal/wire", "internal/lazyre", "internal/printable", "internal/settings"},
 	{"internal/jsonplain", "internal/client"},
+	{"policy/shellscan", "policy/gitpush"},
 	{"event", "match", "audit", "llm", "hookshape"},
 	{"config", "trust", "sandbox"},
 	{"session"},
@@ -49,7 +50,7 @@ var leavesBeside = []string{"examples", "deploy"}
 // and no library package may import them.
 var testOnly = []string{
 	"internal/needs", "internal/fakemodel", "agent/agenttest", "internal/layers", "llm/llmtest",
-	"team/teamsync/faketeam", "team/internal/pgtest", "e2e", "team/e2e",
+	"team/teamsync/faketeam", "team/internal/pgtest", "policy/internal/gittest", "e2e", "team/e2e",
 }
 
 // kind says where a package (path relative to the module) stands.

@@ -8,9 +8,14 @@ import (
 	"net"
 	"os"
 	"sync"
+	"syscall"
 
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
+
+// noFollow keeps the lock file from being opened through a link planted
+// in its place.
+const noFollow = syscall.O_NOFOLLOW
 
 // listen listens on the unix socket sock (mode 0600, removed on close)
 // and returns the address status reports: the socket's path.

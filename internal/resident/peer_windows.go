@@ -17,6 +17,10 @@ import (
 	"github.com/agenthooks/agenthooks/internal/wire"
 )
 
+// noFollow is unix's O_NOFOLLOW; here the folder's access list is the
+// user's and the system's alone, and no sandbox runs commands.
+const noFollow = 0
+
 // listen listens on the named pipe of the socket path sock
 // (wire.PipeName) and returns the pipe's name, which status reports.
 //

@@ -129,7 +129,7 @@ func (s *Server) Serve(ctx context.Context) error {
 // is making way. An engine of this binary that answers on the socket is
 // not making way: this one is a second start, and leaves at once.
 func (s *Server) lock(ctx context.Context) (*os.File, error) {
-	f, err := os.OpenFile(wire.LockFile(s.Socket), os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := os.OpenFile(wire.LockFile(s.Socket), os.O_CREATE|os.O_RDWR|noFollow, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("engine lock: %w", err)
 	}

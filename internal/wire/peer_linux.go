@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -42,18 +43,25 @@ func CheckPeerFD(fd int) error {
 	// until it is reaped, which the check below sees.
 	pidfd, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_PEERPIDFD)
 	if err != nil {
-		// Kernels before 6.5: a pidfd of the pid the kernel recorded.
-		if pidfd, err = unix.PidfdOpen(int(cred.Pid), 0); err != nil {
+		// Kernels before 6.5: a pidfd of the pid the kernel recorded;
+		// before 5.3, none (the pid is read as it is).
+		if pidfd, err = unix.PidfdOpen(int(cred.Pid), 0); errors.Is(err, unix.ENOSYS) {
+			pidfd = -1
+		} else if err != nil {
 			return fmt.Errorf("the peer (pid %d) is gone: %w", cred.Pid, err)
 		}
 	}
-	defer unix.Close(pidfd)
+	if pidfd >= 0 {
+		defer unix.Close(pidfd)
+	}
 	peer, err := readConfinement(strconv.Itoa(int(cred.Pid)))
 	if err != nil {
 		return err
 	}
-	if err := unix.PidfdSendSignal(pidfd, 0, nil, 0); err != nil {
-		return fmt.Errorf("the peer (pid %d) went away while it was checked: %w", cred.Pid, err)
+	if pidfd >= 0 {
+		if err := unix.PidfdSendSignal(pidfd, 0, nil, 0); err != nil {
+			return fmt.Errorf("the peer (pid %d) went away while it was checked: %w", cred.Pid, err)
+		}
 	}
 	self, err := selfConfinement()
 	if err != nil {

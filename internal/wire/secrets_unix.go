@@ -55,28 +55,25 @@ func PassSecrets(env []string, inherit bool) ([]string, *os.File, error) {
 }
 
 // TakeSecrets is the other end, first thing in a process of the engine
-// binary: it reads the secrets from the descriptor SecretsFDEnv names
-// into this process's environment (not the initial one the kernel shows),
-// and closes it.
-func TakeSecrets() {
-	v, ok := os.LookupEnv(SecretsFDEnv)
-	if !ok {
-		return
+// binary: fd is SecretsFDEnv's value; it returns the secrets (NAME=value)
+// read from that descriptor, and closes it. The caller puts them in its
+// environment (not the initial one the kernel shows).
+func TakeSecrets(fd string) []string {
+	n, err := strconv.Atoi(fd)
+	if err != nil || n < 3 {
+		return nil
 	}
-	os.Unsetenv(SecretsFDEnv)
-	fd, err := strconv.Atoi(v)
-	if err != nil || fd < 3 {
-		return
-	}
-	f := os.NewFile(uintptr(fd), "secrets")
+	f := os.NewFile(uintptr(n), "secrets")
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxSecrets))
 	if err != nil {
-		return
+		return nil
 	}
+	var out []string
 	for _, kv := range strings.Split(string(b), "\x00") {
-		if k, val, ok := strings.Cut(kv, "="); ok && k != "" {
-			os.Setenv(k, val)
+		if k, _, ok := strings.Cut(kv, "="); ok && k != "" {
+			out = append(out, kv)
 		}
 	}
+	return out
 }

@@ -7,4 +7,4 @@ import "os"
 func PassSecrets(env []string, _ bool) ([]string, *os.File, error) { return env, nil, nil }
 
 // TakeSecrets has nothing to take on Windows.
-func TakeSecrets() {}
+func TakeSecrets(string) []string { return nil }

@@ -2,7 +2,11 @@
 // resident engine: one request and one reply per connection over a unix
 // socket, or a named pipe on Windows. It uses only the standard library
 // (and the system calls of golang.org/x/sys), so the client that agents
-// spawn for every step stays as small as a hello world.
+// spawn for every step stays as small as a hello world. Both sides also
+// find here where the socket lives (Dir), how each checks the other
+// (CheckPeerFD: the user's, and no more confined), and how agenthooks'
+// secrets reach a process of the engine binary without its environment
+// (PassSecrets, TakeSecrets; docs/sandbox.md, the threat model).
 //
 // A connection carries, in order:
 //

@@ -100,3 +100,46 @@ func TestBodyOverTheLimitIsRefused(t *testing.T) {
 		t.Fatalf("a %d-byte body: %d %s", len(body), resp.StatusCode, out)
 	}
 }
+
+// TestTrickledBodyIsCutOffOverHTTP2: over HTTP/2 (h2c, as gRPC
+// clients speak it), a stream whose body trickles ends at the read
+// timeout.
+func TestTrickledBodyIsCutOffOverHTTP2(t *testing.T) {
+	e := start(t, backends[0], func(c *Config) { c.ReadTimeout = 2 * time.Second })
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	go func() {
+		_, _ = io.WriteString(pw, "{")
+		for range 30 {
+			time.Sleep(time.Second)
+			if _, err := io.WriteString(pw, " "); err != nil {
+				return
+			}
+		}
+	}()
+	req, err := http.NewRequestWithContext(context.Background(), "POST", e.base+"/agenthooks.team.v1.AdminService/ListTeams", pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+e.admin)
+	began := time.Now()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		resp, err := h2cClient().Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.ProtoMajor != 2 || resp.StatusCode == http.StatusOK {
+				t.Errorf("a trickled body over HTTP/2: %s %s", resp.Proto, resp.Status)
+			}
+		}
+	}()
+	select {
+	case <-done:
+		t.Logf("the stream ended after %v", time.Since(began).Round(100*time.Millisecond))
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server still reads a trickled HTTP/2 body after 10 s")
+	}
+}

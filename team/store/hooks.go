@@ -46,20 +46,9 @@ func (s *sqlStore) Hooks(ctx context.Context, teamID, knownRevision int64) (Snap
 		if snap.Team, teamErr = s.team(ctx, tx, teamID); teamErr != nil {
 			return teamErr
 		}
-		rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT `+hookCols+` FROM hooks WHERE team_id = ? ORDER BY id`), teamID)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		snap.Hooks = []Hook{}
-		for rows.Next() {
-			h, err := scanHook(rows)
-			if err != nil {
-				return err
-			}
-			snap.Hooks = append(snap.Hooks, h)
-		}
-		return rows.Err()
+		hooks, err := s.teamHooks(ctx, tx, teamID)
+		snap.Hooks = append([]Hook{}, hooks...)
+		return err
 	})
 	if teamErr != nil && knownRevision == 0 {
 		return Snapshot{}, teamErr
@@ -84,11 +73,7 @@ func (s *sqlStore) CreateHook(ctx context.Context, actor string, teamID int64, h
 		if err = s.nameFree(ctx, tx, teamID, 0, h.ScriptName); err != nil {
 			return err
 		}
-		h, err = scanHook(tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO hooks (team_id, hook_step, script_name,
-			operating_systems, is_active, script_content, matcher, timeout_seconds, fail_closed, updated_at, updated_by)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+hookCols),
-			teamID, h.Step, h.ScriptName, strings.Join(h.OperatingSystems, ","), h.Active, h.ScriptContent,
-			h.Matcher, h.TimeoutSeconds, h.FailClosed, now, actor))
+		h, err = s.insertHook(ctx, tx, teamID, h, now, actor)
 		if err != nil {
 			return s.conflict(err, "team %d already has a hook with script_name %q", teamID, h.ScriptName)
 		}
@@ -108,12 +93,7 @@ func (s *sqlStore) UpdateHook(ctx context.Context, actor string, h Hook) (Hook, 
 		if err := s.nameFree(ctx, tx, teamID, h.ID, h.ScriptName); err != nil {
 			return Hook{}, err
 		}
-		out, err := scanHook(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE hooks SET hook_step = ?, script_name = ?,
-			operating_systems = ?, is_active = ?, script_content = ?, matcher = ?, timeout_seconds = ?,
-			fail_closed = ?, updated_at = ?, updated_by = ?
-			WHERE id = ? AND team_id = ? RETURNING `+hookCols),
-			h.Step, h.ScriptName, strings.Join(h.OperatingSystems, ","), h.Active, h.ScriptContent, h.Matcher,
-			h.TimeoutSeconds, h.FailClosed, now, actor, h.ID, teamID))
+		out, err := s.updateHook(ctx, tx, teamID, h.ID, h, now, actor)
 		return out, s.conflict(err, "team %d already has another hook with script_name %q", teamID, h.ScriptName)
 	})
 }
@@ -134,6 +114,26 @@ func (s *sqlStore) DeleteHook(ctx context.Context, actor string, id int64) (int6
 		return scanHook(tx.QueryRowContext(ctx, s.d.rebind(`DELETE FROM hooks WHERE id = ? AND team_id = ? RETURNING `+hookCols), id, teamID))
 	})
 	return rev, err
+}
+
+// insertHook adds h to the team, changed by actor at now.
+func (s *sqlStore) insertHook(ctx context.Context, tx *sql.Tx, teamID int64, h Hook, now int64, actor string) (Hook, error) {
+	return scanHook(tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO hooks (team_id, hook_step, script_name,
+		operating_systems, is_active, script_content, matcher, timeout_seconds, fail_closed, updated_at, updated_by)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+hookCols),
+		teamID, h.Step, h.ScriptName, strings.Join(h.OperatingSystems, ","), h.Active, h.ScriptContent,
+		h.Matcher, h.TimeoutSeconds, h.FailClosed, now, actor))
+}
+
+// updateHook replaces the team's hook id with h, changed by actor at
+// now; sql.ErrNoRows when the team has no such hook.
+func (s *sqlStore) updateHook(ctx context.Context, tx *sql.Tx, teamID, id int64, h Hook, now int64, actor string) (Hook, error) {
+	return scanHook(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE hooks SET hook_step = ?, script_name = ?,
+		operating_systems = ?, is_active = ?, script_content = ?, matcher = ?, timeout_seconds = ?,
+		fail_closed = ?, updated_at = ?, updated_by = ?
+		WHERE id = ? AND team_id = ? RETURNING `+hookCols),
+		h.Step, h.ScriptName, strings.Join(h.OperatingSystems, ","), h.Active, h.ScriptContent, h.Matcher,
+		h.TimeoutSeconds, h.FailClosed, now, actor, id, teamID))
 }
 
 // nameFree refuses name when another hook of the team (other than

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/agenthooks/agenthooks/team"
 )
@@ -80,20 +79,12 @@ func (s *sqlStore) ReplaceHooks(ctx context.Context, actor string, teamID int64,
 			case ok && sameHook(old, h):
 				continue
 			case ok:
-				out, err = scanHook(tx.QueryRowContext(ctx, s.d.rebind(`UPDATE hooks SET hook_step = ?, script_name = ?,
-					operating_systems = ?, is_active = ?, script_content = ?, matcher = ?, timeout_seconds = ?,
-					fail_closed = ?, updated_at = ?, updated_by = ? WHERE id = ? RETURNING `+hookCols),
-					h.Step, h.ScriptName, strings.Join(h.OperatingSystems, ","), h.Active, h.ScriptContent, h.Matcher,
-					h.TimeoutSeconds, h.FailClosed, now, actor, old.ID))
+				out, err = s.updateHook(ctx, tx, teamID, old.ID, h, now, actor)
 				if err == nil {
 					err = s.record(ctx, tx, out, ActionUpdate, actor, now, rev)
 				}
 			default:
-				out, err = scanHook(tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO hooks (team_id, hook_step, script_name,
-					operating_systems, is_active, script_content, matcher, timeout_seconds, fail_closed, updated_at, updated_by)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING `+hookCols),
-					teamID, h.Step, h.ScriptName, strings.Join(h.OperatingSystems, ","), h.Active, h.ScriptContent,
-					h.Matcher, h.TimeoutSeconds, h.FailClosed, now, actor))
+				out, err = s.insertHook(ctx, tx, teamID, h, now, actor)
 				if err == nil {
 					err = s.record(ctx, tx, out, ActionCreate, actor, now, rev)
 				}

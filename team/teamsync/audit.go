@@ -85,9 +85,16 @@ func (c *Client) audit(ctx context.Context, p *Plan, res *Result, st *State) {
 			}
 		}
 		if len(ds) > 0 {
-			if err := c.upload(ctx, ds, st.Revision); err != nil {
+			ans, err := c.upload(ctx, ds, st.Revision)
+			if err != nil {
 				warn(fmt.Errorf("%d decision(s) not sent, kept for the next sync: %w", len(ds), err))
 				return
+			}
+			if ans.GetRefused() > 0 {
+				// Dated ahead of the server's clock or before the retention:
+				// sending them again would not change that.
+				warn(fmt.Errorf("the server refused %d decision(s) by their time (is this machine's clock right?): %s",
+					ans.GetRefused(), printable(strings.Join(ans.GetRefusals(), "; "))))
 			}
 			res.Uploaded += len(ds)
 		}
@@ -96,18 +103,19 @@ func (c *Client) audit(ctx context.Context, p *Plan, res *Result, st *State) {
 }
 
 // upload sends one batch, from this machine with installed installed.
-func (c *Client) upload(ctx context.Context, ds []*teamv1.Decision, installed int64) error {
+func (c *Client) upload(ctx context.Context, ds []*teamv1.Decision, installed int64) (*teamv1.UploadDecisionsResponse, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
 	defer cancel()
 	req := connect.NewRequest(&teamv1.UploadDecisionsRequest{Machine: c.machine(installed), Decisions: ds})
 	if req.Msg.Machine == nil {
-		return fmt.Errorf("this machine has no id to send them under")
+		return nil, fmt.Errorf("this machine has no id to send them under")
 	}
 	req.Header().Set("Authorization", "Bearer "+c.opts.Token)
-	if _, err := c.rpc.UploadDecisions(ctx, req); err != nil {
-		return c.explain(err)
+	res, err := c.rpc.UploadDecisions(ctx, req)
+	if err != nil {
+		return nil, c.explain(err)
 	}
-	return nil
+	return res.Msg, nil
 }
 
 // decisionOf turns a log record into a decision of the team's, when it is
