@@ -382,11 +382,11 @@ func (w *sealWorld) becomeUser() {
 		needs.Missing(w.t, "needs setpriv (util-linux) to run as a user")
 	}
 	for d := w.root; d != "/"; d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
+		traversable(d)
 	}
 	os.Chmod(w.engineDir(), 0o700)
 	for d := filepath.Dir(w.client); d != "/"; d = filepath.Dir(d) {
-		os.Chmod(d, 0o755)
+		traversable(d)
 	}
 	if err := filepath.Walk(w.root, func(p string, _ os.FileInfo, err error) error {
 		if err != nil {
@@ -454,4 +454,16 @@ func helperFakeEngine(sock string) int {
 			_ = wire.WriteBody(c, nil)
 		}()
 	}
+}
+
+// traversable lets every user search and list folder d, adding to its
+// mode rather than setting one: /tmp keeps its sticky, world-writable
+// mode (setting 0755 there broke every other user of the machine).
+func traversable(d string) {
+	fi, err := os.Stat(d)
+	if err != nil || fi.Mode().Perm()&0o005 == 0o005 {
+		return
+	}
+	keep := fi.Mode() & (os.ModePerm | os.ModeSticky | os.ModeSetuid | os.ModeSetgid)
+	os.Chmod(d, keep|0o005)
 }
