@@ -69,8 +69,8 @@ func TestListMachinesPages(t *testing.T) {
 // failingFleet is a store whose fleet writes fail.
 type failingFleet struct{ store.Store }
 
-func (failingFleet) RecordMachines(context.Context, []store.MachineReport) error {
-	return errors.New("deadlock detected (SQLSTATE 40P01)")
+func (failingFleet) RecordMachines(context.Context, []store.MachineReport) ([]store.MachineReport, error) {
+	return nil, errors.New("deadlock detected (SQLSTATE 40P01)")
 }
 
 // TestListMachinesSurvivesAFailedFlush: a fleet write that fails before
@@ -82,7 +82,7 @@ func TestListMachinesSurvivesAFailedFlush(t *testing.T) {
 			e := start(t, b, func(c *Config) { c.Store = failingFleet{c.Store} })
 			ctx := context.Background()
 			p := protocols[0]
-			if err := e.store.RecordMachines(ctx, nil); err == nil {
+			if _, err := e.store.RecordMachines(ctx, nil); err == nil {
 				t.Fatal("the wrapper does not fail")
 			}
 			if _, err := e.hooksClient(e.member, p).GetTeamHooks(ctx, connect.NewRequest(&teamv1.GetTeamHooksRequest{

@@ -28,7 +28,7 @@ func BenchmarkRecordMachines(b *testing.B) {
 				ms[i] = MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%07d", i), Hostname: fmt.Sprintf("laptop-%d", i), OS: "Linux",
 					Version: "v1.4.0", InstalledRevision: 3, Agents: []string{"claude", "codex"}, TokenName: "laptops", LastSyncMs: now}
 			}
-			if err := s.RecordMachines(ctx, ms); err != nil {
+			if _, err := s.RecordMachines(ctx, ms); err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
@@ -37,7 +37,7 @@ func BenchmarkRecordMachines(b *testing.B) {
 				for i := range ms {
 					ms[i].LastSyncMs = now + int64(n) + 1
 				}
-				if err := s.RecordMachines(ctx, ms); err != nil {
+				if _, err := s.RecordMachines(ctx, ms); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -68,7 +68,7 @@ func BenchmarkFleetView(b *testing.B) {
 					Version: []string{"v1.4.0", "v1.3.2", "v1.2.0"}[i%3], InstalledRevision: int64(i % 4), Agents: [][]string{{"claude"}, {"claude", "codex"}, {"cursor"}}[i%3],
 					TokenName: "laptops", LastSyncMs: now.Add(-time.Duration(i) * time.Second).UnixMilli()}
 			}
-			if err := s.RecordMachines(ctx, ms); err != nil {
+			if _, err := s.RecordMachines(ctx, ms); err != nil {
 				b.Fatal(err)
 			}
 			staleBefore := now.Add(-24 * time.Hour).UnixMilli()
