@@ -96,3 +96,57 @@ func TestListMachinesSurvivesAFailedFlush(t *testing.T) {
 		})
 	}
 }
+
+// TestFleetReportUnderAnotherTokensMachine: a member token that reports
+// a machine id another token reported first still gets its team's hooks,
+// but the fleet keeps the owner's row; its own new machine is listed.
+func TestFleetReportUnderAnotherTokensMachine(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		p := protocols[0]
+		adm := e.adminClient(e.admin, p)
+		if _, err := adm.CreateHook(ctx, connect.NewRequest(&teamv1.CreateHookRequest{TeamId: e.team.ID, Hook: sampleHook("guard.sh")})); err != nil {
+			t.Fatal(err)
+		}
+		other, err := adm.CreateToken(ctx, connect.NewRequest(&teamv1.CreateTokenRequest{Name: "intruder", Role: "member", TeamId: e.team.ID}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fetch := func(secret, id, host string) {
+			t.Helper()
+			res, err := e.hooksClient(secret, p).GetTeamHooks(ctx, connect.NewRequest(&teamv1.GetTeamHooksRequest{
+				Machine: &teamv1.Machine{Id: id, Hostname: host, Version: "v1", InstalledRevision: 1}}))
+			if err != nil || len(res.Msg.Hooks) != 1 {
+				t.Fatalf("%s's fetch as %s: %v, %v", host, id, res, err)
+			}
+		}
+		list := func() map[string]*teamv1.Machine {
+			t.Helper()
+			res, err := adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]*teamv1.Machine{}
+			for _, m := range res.Msg.Machines {
+				out[m.Machine.Id] = m.Machine
+			}
+			return out
+		}
+		fetch(e.member, "laptop-1", "honest")
+		if ms := list(); len(ms) != 1 || ms["laptop-1"].GetHostname() != "honest" {
+			t.Fatalf("the owner's machine: %v", ms)
+		}
+		// In a later flush, and in the same flush as the owner's.
+		fetch(other.Msg.Secret, "laptop-1", "spoofed")
+		fetch(other.Msg.Secret, "laptop-2", "intruder")
+		ms := list()
+		if len(ms) != 2 || ms["laptop-1"].GetHostname() != "honest" || ms["laptop-2"].GetHostname() != "intruder" {
+			t.Fatalf("after another token's report under laptop-1: %v", ms)
+		}
+		fetch(e.member, "laptop-1", "honest-again")
+		fetch(other.Msg.Secret, "laptop-1", "spoofed")
+		if ms := list(); ms["laptop-1"].GetHostname() != "honest-again" {
+			t.Fatalf("both tokens in one flush: %v", ms)
+		}
+	})
+}
