@@ -66,8 +66,9 @@ func (s *sqlStore) countUpload(ctx context.Context, tx *sql.Tx, ds []Decision, a
 func (s *sqlStore) bindMachinesSet(ctx context.Context, tx *sql.Tx, reports []MachineReport) (kept, refused []MachineReport, learned []machineOwner, err error) {
 	var teams, tokens []int64
 	var ids []string
-	for _, m := range reports {
-		if m.TokenID != 0 && !s.owners.owns(m) {
+	check := s.owners.unknown(reports)
+	for i, m := range reports {
+		if check[i] {
 			teams, ids, tokens = append(teams, m.TeamID), append(ids, m.MachineID), append(tokens, m.TokenID)
 		}
 	}

@@ -140,8 +140,10 @@ func (s *sqlStore) recordMachinesEach(ctx context.Context, tx *sql.Tx, reports [
 		return nil, nil, err
 	}
 	defer owner.Close()
+	check, i := s.owners.unknown(reports), -1
 	reports = slices.DeleteFunc(reports, func(m MachineReport) bool {
-		if err != nil || m.TokenID == 0 || s.owners.owns(m) {
+		i++
+		if err != nil || !check[i] {
 			return false
 		}
 		if _, err = bind.ExecContext(ctx, m.TeamID, m.MachineID, m.TokenID, m.TeamID); err != nil {

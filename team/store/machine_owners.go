@@ -21,12 +21,20 @@ type machineOwner struct {
 	token   int64
 }
 
-// owns reports whether the memo knows that m's token owns its machine id.
-func (o *machineOwners) owns(m MachineReport) bool {
+// unknown reports, for each of reports, whether it needs its binding
+// checked: it carries a token and the memo does not know that this token
+// owns its machine id. It takes the lock once for the whole flush.
+func (o *machineOwners) unknown(reports []MachineReport) []bool {
+	out := make([]bool, len(reports))
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	_, ok := o.m[machineOwner{m.TeamID, m.MachineID, m.TokenID}]
-	return ok
+	for i, m := range reports {
+		if m.TokenID != 0 {
+			_, known := o.m[machineOwner{m.TeamID, m.MachineID, m.TokenID}]
+			out[i] = !known
+		}
+	}
+	return out
 }
 
 // learn remembers bindings, once the transaction that read or made them
