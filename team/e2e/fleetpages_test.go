@@ -38,7 +38,7 @@ func TestDashboardFleetPages(t *testing.T) {
 		}
 		ms = append(ms, m)
 	}
-	if err := srv.store.RecordMachines(ctx, ms); err != nil {
+	if _, err := srv.store.RecordMachines(ctx, ms); err != nil {
 		t.Fatal(err)
 	}
 	b := startBrowser(t)

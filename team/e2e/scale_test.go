@@ -110,7 +110,7 @@ func BenchmarkDashboardFleet(b *testing.B) {
 					Version: []string{"v1.4.0", "v1.3.2"}[i%2], InstalledRevision: int64(i % 3), Agents: []string{"claude", "codex"},
 					TokenName: "laptops", LastSyncMs: now.Add(-time.Duration(i) * time.Second).UnixMilli()}
 			}
-			if err := srv.store.RecordMachines(ctx, ms); err != nil {
+			if _, err := srv.store.RecordMachines(ctx, ms); err != nil {
 				b.Fatal(err)
 			}
 			br := startBrowser(b)

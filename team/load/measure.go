@@ -147,7 +147,7 @@ func (r *rig) timeFlush(ctx context.Context, rep *Report) error {
 		}
 		began := time.Now()
 		cpu0, _ := cpuTime()
-		if err := r.stores[0].RecordMachines(ctx, ms); err != nil {
+		if _, err := r.stores[0].RecordMachines(ctx, ms); err != nil {
 			return fmt.Errorf("time a flush: %w", err)
 		}
 		cpu1, _ := cpuTime()

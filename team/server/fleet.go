@@ -39,9 +39,13 @@ type fleet struct {
 	dropped int
 }
 
+// fleetKey holds one report per machine and token: a token reporting
+// another's machine id does not push out the owner's report before the
+// store refuses it.
 type fleetKey struct {
 	team    int64
 	machine string
+	token   int64
 }
 
 func newFleet(st store.Store, log *slog.Logger) *fleet {
@@ -52,7 +56,7 @@ func newFleet(st store.Store, log *slog.Logger) *fleet {
 func (f *fleet) note(m store.MachineReport) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	k := fleetKey{m.TeamID, m.MachineID}
+	k := fleetKey{m.TeamID, m.MachineID, m.TokenID}
 	if _, ok := f.pending[k]; !ok && len(f.pending) >= fleetMaxPending {
 		f.dropped++
 		return
@@ -80,8 +84,14 @@ func (f *fleet) flush(ctx context.Context) error {
 		reports = append(reports, m)
 	}
 	start := time.Now()
-	err := f.st.RecordMachines(ctx, reports)
-	f.log.Debug("machines' reports written", "machines", len(reports), "ms", time.Since(start).Milliseconds(), "err", err)
+	refused, err := f.st.RecordMachines(ctx, reports)
+	f.log.Debug("machines' reports written", "machines", len(reports), "refused", len(refused), "ms", time.Since(start).Milliseconds(), "err", err)
+	// A member token is entitled to its team's hooks, so its fetch was
+	// answered; only its report under a machine id another token owns is
+	// not written.
+	for _, m := range refused {
+		f.log.Debug("a machine's report not written: another token first reported its id", "machine", m.MachineID, "token", m.TokenName, "token_id", m.TokenID)
+	}
 	if err != nil {
 		f.mu.Lock()
 		for k, m := range batch {
@@ -135,6 +145,7 @@ func machineReport(m *teamv1.Machine, tok store.Token, now time.Time) (store.Mac
 		Version:           cleanText(m.GetVersion(), 64, false),
 		InstalledRevision: max(m.GetInstalledRevision(), 0),
 		TokenName:         tok.Name,
+		TokenID:           tok.ID,
 		LastSyncMs:        now.UnixMilli(),
 	}
 	if slices.Contains(store.OperatingSystems, m.GetOs()) {

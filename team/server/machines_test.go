@@ -69,8 +69,8 @@ func TestListMachinesPages(t *testing.T) {
 // failingFleet is a store whose fleet writes fail.
 type failingFleet struct{ store.Store }
 
-func (failingFleet) RecordMachines(context.Context, []store.MachineReport) error {
-	return errors.New("deadlock detected (SQLSTATE 40P01)")
+func (failingFleet) RecordMachines(context.Context, []store.MachineReport) ([]store.MachineReport, error) {
+	return nil, errors.New("deadlock detected (SQLSTATE 40P01)")
 }
 
 // TestListMachinesSurvivesAFailedFlush: a fleet write that fails before
@@ -82,7 +82,7 @@ func TestListMachinesSurvivesAFailedFlush(t *testing.T) {
 			e := start(t, b, func(c *Config) { c.Store = failingFleet{c.Store} })
 			ctx := context.Background()
 			p := protocols[0]
-			if err := e.store.RecordMachines(ctx, nil); err == nil {
+			if _, err := e.store.RecordMachines(ctx, nil); err == nil {
 				t.Fatal("the wrapper does not fail")
 			}
 			if _, err := e.hooksClient(e.member, p).GetTeamHooks(ctx, connect.NewRequest(&teamv1.GetTeamHooksRequest{
@@ -95,4 +95,58 @@ func TestListMachinesSurvivesAFailedFlush(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFleetReportUnderAnotherTokensMachine: a member token that reports
+// a machine id another token reported first still gets its team's hooks,
+// but the fleet keeps the owner's row; its own new machine is listed.
+func TestFleetReportUnderAnotherTokensMachine(t *testing.T) {
+	eachBackend(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		p := protocols[0]
+		adm := e.adminClient(e.admin, p)
+		if _, err := adm.CreateHook(ctx, connect.NewRequest(&teamv1.CreateHookRequest{TeamId: e.team.ID, Hook: sampleHook("guard.sh")})); err != nil {
+			t.Fatal(err)
+		}
+		other, err := adm.CreateToken(ctx, connect.NewRequest(&teamv1.CreateTokenRequest{Name: "intruder", Role: "member", TeamId: e.team.ID}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fetch := func(secret, id, host string) {
+			t.Helper()
+			res, err := e.hooksClient(secret, p).GetTeamHooks(ctx, connect.NewRequest(&teamv1.GetTeamHooksRequest{
+				Machine: &teamv1.Machine{Id: id, Hostname: host, Version: "v1", InstalledRevision: 1}}))
+			if err != nil || len(res.Msg.Hooks) != 1 {
+				t.Fatalf("%s's fetch as %s: %v, %v", host, id, res, err)
+			}
+		}
+		list := func() map[string]*teamv1.Machine {
+			t.Helper()
+			res, err := adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := map[string]*teamv1.Machine{}
+			for _, m := range res.Msg.Machines {
+				out[m.Machine.Id] = m.Machine
+			}
+			return out
+		}
+		fetch(e.member, "laptop-1", "honest")
+		if ms := list(); len(ms) != 1 || ms["laptop-1"].GetHostname() != "honest" {
+			t.Fatalf("the owner's machine: %v", ms)
+		}
+		// In a later flush, and in the same flush as the owner's.
+		fetch(other.Msg.Secret, "laptop-1", "spoofed")
+		fetch(other.Msg.Secret, "laptop-2", "intruder")
+		ms := list()
+		if len(ms) != 2 || ms["laptop-1"].GetHostname() != "honest" || ms["laptop-2"].GetHostname() != "intruder" {
+			t.Fatalf("after another token's report under laptop-1: %v", ms)
+		}
+		fetch(e.member, "laptop-1", "honest-again")
+		fetch(other.Msg.Secret, "laptop-1", "spoofed")
+		if ms := list(); ms["laptop-1"].GetHostname() != "honest-again" {
+			t.Fatalf("both tokens in one flush: %v", ms)
+		}
+	})
 }

@@ -15,7 +15,8 @@ var benchFleet = flag.Int("bench.fleet", 10_000, "machines in one fleet flush of
 
 // BenchmarkRecordMachines times one fleet flush of benchFleet machines
 // that are already stored (each a newer report: the steady state), on
-// each backend.
+// each backend; every report carries its member token, as the server's
+// do, so the flush checks each machine id's binding.
 func BenchmarkRecordMachines(b *testing.B) {
 	for _, be := range backends {
 		b.Run(be.name, func(b *testing.B) {
@@ -26,9 +27,9 @@ func BenchmarkRecordMachines(b *testing.B) {
 			now := time.Now().UnixMilli()
 			for i := range ms {
 				ms[i] = MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%07d", i), Hostname: fmt.Sprintf("laptop-%d", i), OS: "Linux",
-					Version: "v1.4.0", InstalledRevision: 3, Agents: []string{"claude", "codex"}, TokenName: "laptops", LastSyncMs: now}
+					Version: "v1.4.0", InstalledRevision: 3, Agents: []string{"claude", "codex"}, TokenName: "laptops", TokenID: 1, LastSyncMs: now}
 			}
-			if err := s.RecordMachines(ctx, ms); err != nil {
+			if _, err := s.RecordMachines(ctx, ms); err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
@@ -37,7 +38,7 @@ func BenchmarkRecordMachines(b *testing.B) {
 				for i := range ms {
 					ms[i].LastSyncMs = now + int64(n) + 1
 				}
-				if err := s.RecordMachines(ctx, ms); err != nil {
+				if _, err := s.RecordMachines(ctx, ms); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -68,7 +69,7 @@ func BenchmarkFleetView(b *testing.B) {
 					Version: []string{"v1.4.0", "v1.3.2", "v1.2.0"}[i%3], InstalledRevision: int64(i % 4), Agents: [][]string{{"claude"}, {"claude", "codex"}, {"cursor"}}[i%3],
 					TokenName: "laptops", LastSyncMs: now.Add(-time.Duration(i) * time.Second).UnixMilli()}
 			}
-			if err := s.RecordMachines(ctx, ms); err != nil {
+			if _, err := s.RecordMachines(ctx, ms); err != nil {
 				b.Fatal(err)
 			}
 			staleBefore := now.Add(-24 * time.Hour).UnixMilli()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,9 +30,9 @@ func (s *sqlStore) SetTeamAudit(ctx context.Context, teamID int64, on bool, rete
 
 const machineCols = `team_id, machine_id, hostname, os, version, installed_revision, agents, token_name, last_sync`
 
-func (s *sqlStore) RecordMachines(ctx context.Context, reports []MachineReport) error {
+func (s *sqlStore) RecordMachines(ctx context.Context, reports []MachineReport) ([]MachineReport, error) {
 	if len(reports) == 0 {
-		return nil
+		return nil, nil
 	}
 	// One order for every writer: two replicas writing the same machines
 	// lock their rows in the same sequence, so neither can hold a row the
@@ -40,19 +41,28 @@ func (s *sqlStore) RecordMachines(ctx context.Context, reports []MachineReport) 
 	slices.SortFunc(reports, func(a, b MachineReport) int {
 		return cmp.Or(cmp.Compare(a.TeamID, b.TeamID), strings.Compare(a.MachineID, b.MachineID), cmp.Compare(b.LastSyncMs, a.LastSyncMs))
 	})
-	// A machine twice in one batch keeps its newest report: a statement
-	// may not update one row twice.
-	reports = slices.CompactFunc(reports, func(a, b MachineReport) bool { return a.TeamID == b.TeamID && a.MachineID == b.MachineID })
+	var refused []MachineReport
+	var learned []machineOwner
 	err := s.writeData(ctx, func(tx *sql.Tx) error {
+		var err error
 		if s.d.arrays {
-			return s.recordMachinesSet(ctx, tx, reports)
+			refused, learned, err = s.recordMachinesSet(ctx, tx, reports)
+		} else {
+			refused, learned, err = s.recordMachinesEach(ctx, tx, reports)
 		}
-		return s.recordMachinesEach(ctx, tx, reports)
+		return err
 	})
 	if err != nil {
-		return fmt.Errorf("record %d machines: %w", len(reports), err)
+		return nil, fmt.Errorf("record %d machines: %w", len(reports), err)
 	}
-	return nil
+	s.owners.learn(learned)
+	return refused, nil
+}
+
+// newestReports keeps each machine's newest report of sorted reports: a
+// statement may not update one row twice.
+func newestReports(reports []MachineReport) []MachineReport {
+	return slices.CompactFunc(reports, func(a, b MachineReport) bool { return a.TeamID == b.TeamID && a.MachineID == b.MachineID })
 }
 
 // machineUpsert ends both forms of the fleet's write: a report older
@@ -65,8 +75,10 @@ const machineUpsert = ` ON CONFLICT (team_id, machine_id) DO UPDATE SET hostname
 // recordMachinesSet writes the reports as one statement over arrays,
 // which unnest walks in their order; the reports of a team deleted
 // since are dropped first, since a join or a sort in the statement would
-// cost more than the write.
-func (s *sqlStore) recordMachinesSet(ctx context.Context, tx *sql.Tx, reports []MachineReport) error {
+// cost more than the write. Before it, the machine ids are bound to
+// their tokens and the reports under another token's id set aside
+// (bindMachinesSet).
+func (s *sqlStore) recordMachinesSet(ctx context.Context, tx *sql.Tx, reports []MachineReport) (refused []MachineReport, learned []machineOwner, err error) {
 	var teamIDs []int64
 	for _, m := range reports {
 		if len(teamIDs) == 0 || teamIDs[len(teamIDs)-1] != m.TeamID {
@@ -75,25 +87,30 @@ func (s *sqlStore) recordMachinesSet(ctx context.Context, tx *sql.Tx, reports []
 	}
 	rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT id FROM teams WHERE id = ANY(?::bigint[])`), teamIDs)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	live := map[int64]bool{}
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return err
+			return nil, nil, err
 		}
 		live[id] = true
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, nil, err
 	}
 	reports = slices.DeleteFunc(reports, func(m MachineReport) bool { return !live[m.TeamID] })
+	reports, refused, learned, err = s.bindMachinesSet(ctx, tx, reports)
+	if err != nil {
+		return nil, nil, err
+	}
+	reports = newestReports(reports)
 	n := len(reports)
 	if n == 0 {
-		return nil
+		return refused, learned, nil
 	}
 	teams, revs, lasts := make([]int64, n), make([]int64, n), make([]int64, n)
 	ids, hosts, oses, versions, agents, tokens := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
@@ -104,25 +121,64 @@ func (s *sqlStore) recordMachinesSet(ctx context.Context, tx *sql.Tx, reports []
 	_, err = tx.ExecContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
 		SELECT * FROM unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::bigint[])`+
 		machineUpsert), teams, ids, hosts, oses, versions, revs, agents, tokens, lasts)
-	return err
+	return refused, learned, err
 }
 
 // recordMachinesEach writes the reports with one prepared statement, in
 // the one transaction: SQLite's single writer takes them all at once.
-func (s *sqlStore) recordMachinesEach(ctx context.Context, tx *sql.Tx, reports []MachineReport) error {
+// Each report's machine id is bound to its token first, and a report
+// under another token's id is set aside.
+func (s *sqlStore) recordMachinesEach(ctx context.Context, tx *sql.Tx, reports []MachineReport) (refused []MachineReport, learned []machineOwner, err error) {
+	bind, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO machine_tokens (team_id, machine_id, token_id)
+		SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM teams WHERE id = ?) ON CONFLICT (team_id, machine_id) DO NOTHING`))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer bind.Close()
+	owner, err := tx.PrepareContext(ctx, s.d.rebind(`SELECT token_id FROM machine_tokens WHERE team_id = ? AND machine_id = ?`))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer owner.Close()
+	check, i := s.owners.unknown(reports), -1
+	reports = slices.DeleteFunc(reports, func(m MachineReport) bool {
+		i++
+		if err != nil || !check[i] {
+			return false
+		}
+		if _, err = bind.ExecContext(ctx, m.TeamID, m.MachineID, m.TokenID, m.TeamID); err != nil {
+			return false
+		}
+		var tok int64
+		switch err = owner.QueryRowContext(ctx, m.TeamID, m.MachineID).Scan(&tok); {
+		case errors.Is(err, sql.ErrNoRows):
+			err = nil // no such team: the write below drops it
+			return false
+		case err != nil:
+			return false
+		case tok == m.TokenID:
+			learned = append(learned, machineOwner{m.TeamID, m.MachineID, m.TokenID})
+			return false
+		}
+		refused = append(refused, m)
+		return true
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("bind the machines to their tokens: %w", err)
+	}
 	stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
 		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM teams WHERE id = ?)`+machineUpsert))
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer stmt.Close()
-	for _, m := range reports {
+	for _, m := range newestReports(reports) {
 		if _, err := stmt.ExecContext(ctx, m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version, m.InstalledRevision,
 			strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs, m.TeamID); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	return nil
+	return refused, learned, nil
 }
 
 func (s *sqlStore) Machines(ctx context.Context, teamID int64) ([]MachineReport, error) {

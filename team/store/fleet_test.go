@@ -22,7 +22,7 @@ func TestMachines(t *testing.T) {
 		ghost := r
 		ghost.TeamID = team.ID + 100
 		for _, batch := range [][]MachineReport{{r}, {older}, {ghost}} {
-			if err := s.RecordMachines(ctx, batch); err != nil {
+			if _, err := s.RecordMachines(ctx, batch); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -32,7 +32,7 @@ func TestMachines(t *testing.T) {
 		}
 		newer := r
 		newer.InstalledRevision, newer.LastSyncMs, newer.Agents = 4, 3000, nil
-		if err := s.RecordMachines(ctx, []MachineReport{newer}); err != nil {
+		if _, err := s.RecordMachines(ctx, []MachineReport{newer}); err != nil {
 			t.Fatal(err)
 		}
 		if ms, err = s.Machines(ctx, team.ID); err != nil || len(ms) != 1 || ms[0].InstalledRevision != 4 || ms[0].Agents != nil {
@@ -157,6 +157,68 @@ func TestTeamSandbox(t *testing.T) {
 		}
 		if _, _, err := s.CreateHook(ctx, "alice", team.ID, sampleHook("sandbox.json")); err == nil {
 			t.Fatal("a hook took the sandbox's file name")
+		}
+	})
+}
+
+// TestMachinesBoundToToken: the first token to report a machine id owns
+// it, for the fleet as for the audit: another token's report under that
+// id, alone or in the same batch, is returned as refused and does not
+// change the row; its own new machine id is recorded; a report without
+// a token is not checked.
+func TestMachinesBoundToToken(t *testing.T) {
+	each(t, func(t *testing.T, s Store) {
+		ctx := context.Background()
+		team := mustTeam(t, s, "platform")
+		const alice, mallory = 11, 12
+		owned := MachineReport{TeamID: team.ID, MachineID: "m1", Hostname: "alice-laptop", OS: "Linux", Version: "v1",
+			InstalledRevision: 3, TokenName: "alice", TokenID: alice, LastSyncMs: 1000}
+		if refused, err := s.RecordMachines(ctx, []MachineReport{owned}); err != nil || len(refused) != 0 {
+			t.Fatalf("the first report: refused %+v, %v", refused, err)
+		}
+		spoof := MachineReport{TeamID: team.ID, MachineID: "m1", Hostname: "spoofed", OS: "Windows", Version: "v0",
+			InstalledRevision: 9, TokenName: "mallory", TokenID: mallory, LastSyncMs: 5000}
+		own := MachineReport{TeamID: team.ID, MachineID: "m2", Hostname: "mallory-laptop", OS: "Linux", Version: "v1",
+			InstalledRevision: 1, TokenName: "mallory", TokenID: mallory, LastSyncMs: 5000}
+		later := owned
+		later.InstalledRevision, later.LastSyncMs = 4, 2000
+		refused, err := s.RecordMachines(ctx, []MachineReport{own, spoof, later})
+		if err != nil || len(refused) != 1 || refused[0].MachineID != "m1" || refused[0].TokenID != mallory {
+			t.Fatalf("a report under another token's machine id: refused %+v, %v", refused, err)
+		}
+		if refused, err := s.RecordMachines(ctx, []MachineReport{spoof}); err != nil || len(refused) != 1 {
+			t.Fatalf("the report alone: refused %+v, %v", refused, err)
+		}
+		ms, err := s.Machines(ctx, team.ID)
+		if err != nil || len(ms) != 2 {
+			t.Fatalf("machines %+v, %v", ms, err)
+		}
+		byID := map[string]MachineReport{}
+		for _, m := range ms {
+			byID[m.MachineID] = m
+		}
+		if m := byID["m1"]; m.Hostname != "alice-laptop" || m.TokenName != "alice" || m.InstalledRevision != 4 || m.LastSyncMs != 2000 {
+			t.Errorf("the owner's machine after another token's report: %+v", m)
+		}
+		if m := byID["m2"]; m.Hostname != "mallory-laptop" || m.TokenName != "mallory" {
+			t.Errorf("the second token's own machine: %+v", m)
+		}
+		// The binding is the audit's too: the fleet bound m2 to mallory.
+		if _, err := s.SetTeamAudit(ctx, team.ID, true, 0); err != nil {
+			t.Fatal(err)
+		}
+		d := Decision{TokenID: alice, MachineID: "m2", RecordID: "r1", AtMs: time.Now().UnixMilli(), Step: "stop", Outcome: "deny", Decision: "deny"}
+		if _, err := s.AddDecisions(ctx, team.ID, []Decision{d}); !errors.Is(err, ErrMachineTaken) {
+			t.Errorf("alice's decisions under the machine the fleet bound to mallory: %v", err)
+		}
+		// The store's own callers (no token) are not checked.
+		untokened := spoof
+		untokened.TokenID, untokened.LastSyncMs = 0, 6000
+		if refused, err := s.RecordMachines(ctx, []MachineReport{untokened}); err != nil || len(refused) != 0 {
+			t.Fatalf("a report without a token: refused %+v, %v", refused, err)
+		}
+		if ms, _ := s.Machines(ctx, team.ID); len(ms) != 2 || ms[0].Hostname != "spoofed" {
+			t.Errorf("a report without a token was not written: %+v", ms)
 		}
 	})
 }

@@ -37,7 +37,7 @@ func fleetOf(t *testing.T, s Store, teamID int64, n int, now time.Time) []Machin
 		}
 		ms = append(ms, m)
 	}
-	if err := s.RecordMachines(context.Background(), ms); err != nil {
+	if _, err := s.RecordMachines(context.Background(), ms); err != nil {
 		t.Fatal(err)
 	}
 	return ms
@@ -73,7 +73,7 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 				}
 				batch = append(batch, MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("new%03d", round), Hostname: "new",
 					LastSyncMs: start.UnixMilli()})
-				if err := other.RecordMachines(ctx, batch); err != nil {
+				if _, err := other.RecordMachines(ctx, batch); err != nil {
 					t.Error(err)
 					return
 				}
@@ -212,6 +212,9 @@ func TestRecordMachinesConcurrently(t *testing.T) {
 		ctx := context.Background()
 		team := mustTeam(t, stores[0], "platform")
 		const machines, writers, rounds = 2000, 4, 5
+		// One token sends every report, so the writers also bind the
+		// machine ids at once, from different ends.
+		const token = 7
 		var wg sync.WaitGroup
 		for w := range writers {
 			wg.Go(func() {
@@ -224,11 +227,11 @@ func TestRecordMachinesConcurrently(t *testing.T) {
 							j = machines - 1 - i
 						}
 						batch = append(batch, MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%05d", j), Hostname: "h",
-							LastSyncMs: int64(1000*(r+1) + w)})
+							TokenID: token, LastSyncMs: int64(1000*(r+1) + w)})
 					}
-					batch = append(batch, MachineReport{TeamID: team.ID, MachineID: "m00000", Hostname: "older", LastSyncMs: 1})
-					if err := stores[w%len(stores)].RecordMachines(ctx, batch); err != nil {
-						t.Error(err)
+					batch = append(batch, MachineReport{TeamID: team.ID, MachineID: "m00000", Hostname: "older", TokenID: token, LastSyncMs: 1})
+					if refused, err := stores[w%len(stores)].RecordMachines(ctx, batch); err != nil || len(refused) != 0 {
+						t.Error(len(refused), err)
 						return
 					}
 				}

@@ -69,6 +69,9 @@ type sqlStore struct {
 	// other processes' changes.
 	memo  *memo
 	watch watcher
+	// owners spares a fleet flush the check of machine ids it already
+	// saw bound to their reporting tokens.
+	owners machineOwners
 }
 
 // open finishes opening a store: it checks the connection, migrates and

@@ -83,8 +83,11 @@ type Store interface {
 	// days its decisions are kept (0: the default).
 	SetTeamAudit(ctx context.Context, teamID int64, on bool, retentionDays int) (Team, error)
 	// RecordMachines stores what machines' syncs reported: each row is
-	// replaced unless the stored one is newer.
-	RecordMachines(ctx context.Context, reports []MachineReport) error
+	// replaced unless the stored one is newer. A machine id is bound to
+	// the token that first reports it (as AddDecisions binds it); the
+	// reports another token sends under it are not written, and are
+	// returned.
+	RecordMachines(ctx context.Context, reports []MachineReport) (refused []MachineReport, err error)
 	// Machines returns all of a team's machines, the latest sync first:
 	// for a small team or a test; the fleet view pages (ListMachines).
 	Machines(ctx context.Context, teamID int64) ([]MachineReport, error)
@@ -244,6 +247,10 @@ type MachineReport struct {
 	Agents            []string
 	TokenName         string
 	LastSyncMs        int64
+	// TokenID is the member token that sent the report, which owns the
+	// machine id once it is the first to report it; 0 (the store's own
+	// callers) binds nothing and is not checked.
+	TokenID int64
 }
 
 // Pruned is what one call of PruneDecisions did.
