@@ -37,7 +37,7 @@ type gitResolver struct {
 	// set once the answer depended on the configured aliases or the
 	// programs on disk, which Basis.Holds does not check.
 	basis Basis
-	steps     int // expansions so far (maxAliasSteps)
+	steps int // expansions so far (maxAliasSteps)
 	// read keeps the configuration read during this analysis, so that
 	// the aliases and push mappings of one location are read once.
 	read map[gitLocation]*aliasEntry
