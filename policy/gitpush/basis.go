@@ -58,7 +58,7 @@ func repoPushConfig(ctx func() context.Context, env []string, loc gitLocation,
 	if read != nil {
 		e, ok = read(loc)
 	} else {
-		e, ok = configured(ctx(), env, loc)
+		e, ok = configured(ctx, env, loc)
 	}
 	return !ok || e.pushConfig
 }

@@ -101,15 +101,16 @@ var aliasCache = struct {
 
 // configured returns what the configuration for a command run at loc
 // with environ (nil: this process's) says (aliases, push mappings), read
-// once and cached; ok is false when it cannot be known.
-func configured(ctx context.Context, environ []string, loc gitLocation) (*aliasEntry, bool) {
+// once and cached; ok is false when it cannot be known. ctx is called
+// only when git must run: a cached answer makes no context.
+func configured(ctx func() context.Context, environ []string, loc gitLocation) (*aliasEntry, bool) {
 	aliasCache.Lock()
 	e := aliasCache.m[loc]
 	aliasCache.Unlock()
 	if e != nil && e.fresh(environ) {
 		return e, true
 	}
-	e, err := readAliases(ctx, environ, loc, gitEnvKey(environ))
+	e, err := readAliases(ctx(), environ, loc, gitEnvKey(environ))
 	if err != nil {
 		return nil, false
 	}

@@ -48,7 +48,7 @@ func (r *gitResolver) configured(loc gitLocation) (*aliasEntry, bool) {
 	if e, ok := r.read[loc]; ok {
 		return e, e != nil
 	}
-	e, ok := configured(r.ctx(), r.env, loc)
+	e, ok := configured(r.ctx, r.env, loc)
 	if r.read == nil {
 		r.read = map[gitLocation]*aliasEntry{}
 	}
