@@ -197,7 +197,7 @@ func celGitPush(ctx func() context.Context, env []string, dir string, v ref.Val)
 // rests on besides the line.
 type keptPush struct {
 	val   ref.Val
-	basis *gitpush.Basis
+	basis gitpush.Basis
 }
 
 func celNetHosts(v ref.Val) ref.Val {

@@ -18,7 +18,11 @@ type Basis struct {
 	// which was dir.
 	dirUsed bool
 	dir     string
-	checks  []pushCheck
+	// checks are the locations consulted: the first kept apart, since a
+	// line usually pushes once.
+	first  pushCheck
+	n      int
+	checks []pushCheck
 }
 
 // pushCheck is one location's answer to repoPushConfig.
@@ -36,6 +40,9 @@ func (b *Basis) Holds(ctx func() context.Context, env []string, dir string) bool
 	if b == nil || b.other || b.dirUsed && dir != b.dir {
 		return false
 	}
+	if b.n > 0 && repoPushConfig(ctx, env, b.first.loc, nil) != b.first.configured {
+		return false
+	}
 	for _, c := range b.checks {
 		if repoPushConfig(ctx, env, c.loc, nil) != c.configured {
 			return false
@@ -44,19 +51,28 @@ func (b *Basis) Holds(ctx func() context.Context, env []string, dir string) bool
 	return true
 }
 
+// note adds a location's answer.
+func (b *Basis) note(c pushCheck) {
+	if b.n == 0 {
+		b.first = c
+	} else {
+		b.checks = append(b.checks, c)
+	}
+	b.n++
+}
+
 // repoPushConfig reports whether the repository's configuration for a
 // command run at loc may map a push's destination: true when it cannot
 // be read, false when loc's directory does not exist (git fails there).
-// read, when not nil, looks the configuration up instead of configured.
-func repoPushConfig(ctx func() context.Context, env []string, loc gitLocation,
-	read func(gitLocation) (*aliasEntry, bool)) bool {
+// r, when not nil, looks the configuration up (read once per analysis).
+func repoPushConfig(ctx func() context.Context, env []string, loc gitLocation, r *gitResolver) bool {
 	if !dirMayExist(loc.dir) {
 		return false
 	}
 	var e *aliasEntry
 	var ok bool
-	if read != nil {
-		e, ok = read(loc)
+	if r != nil {
+		e, ok = r.configured(loc)
 	} else {
 		e, ok = configured(ctx, env, loc)
 	}

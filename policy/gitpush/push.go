@@ -115,18 +115,15 @@ func AnalyzeIn(ctx context.Context, c shellscan.Command, s Scope) Push {
 // is called only if git must run. basis is what the answer rests on
 // besides the line (the directory, the repository's configuration), so
 // that it may be kept with the line while basis.Holds.
-func AnalyzeLine(ctx func() context.Context, env []string, c *shellscan.Command, dir string, li *Line) (p Push, basis *Basis) {
+func AnalyzeLine(ctx func() context.Context, env []string, c *shellscan.Command, dir string, li *Line) (p Push, basis Basis) {
 	if !gitProgram(progName(c.Name)) {
-		return Push{}, &lineOnly
+		return Push{}, Basis{}
 	}
 	r := &gitResolver{ctx: ctx, env: env, li: li}
 	p = r.command(c, dir, 0)
 	r.basis.dir = dir
-	return p, &r.basis
+	return p, r.basis
 }
-
-// lineOnly is the basis of an answer read from the line alone.
-var lineOnly Basis
 
 // pushArgs reads push's options and operands, and gives the indexes of
 // the refspecs that name no destination: configuration

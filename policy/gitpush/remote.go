@@ -193,7 +193,7 @@ func (r *gitResolver) pushConfigured(inv gitInv) bool {
 		return false
 	}
 	loc := gitLocation{dir: inv.dir, gitDir: inv.gitDir}
-	configured := repoPushConfig(r.ctx, r.env, loc, r.configured)
-	r.basis.checks = append(r.basis.checks, pushCheck{loc: loc, configured: configured})
+	configured := repoPushConfig(r.ctx, r.env, loc, r)
+	r.basis.note(pushCheck{loc: loc, configured: configured})
 	return configured
 }
