@@ -18,7 +18,7 @@ type fileID struct {
 // statID stats path; ok is false when it cannot be (it does not exist).
 func statID(path string) (id fileID, ok bool) {
 	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
+	if !stat(path, &st) {
 		return fileID{}, false
 	}
 	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino), mtime: st.Mtim.Nano(), size: st.Size}, true
