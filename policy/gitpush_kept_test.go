@@ -33,33 +33,31 @@ func keptDst(t *testing.T, line, dir string) string {
 func TestGitPushKeptRechecked(t *testing.T) {
 	_, dir := gittest.Hermetic(t)
 	repo := filepath.Join(dir, "repo")
-	line := "git push origin feature/kept"
-	if got := keptDst(t, line, ""); got != "feature/kept" {
-		t.Fatalf("without a directory: dst %q, want feature/kept", got)
+	const line, dst = "git push origin feature/kept", "feature/kept"
+	steps := []struct {
+		name      string
+		before    func()
+		dir, want string
+	}{
+		{"without a directory", nil, "", dst},
+		{"in a folder that does not exist", nil, repo, dst},
+		{"in a repository made since", func() { gittest.Git(t, dir, "init", "-q", "repo") }, repo, dst},
+		{"again", nil, repo, dst},
+		{"after remote.origin.push is set", func() {
+			gittest.Git(t, repo, "config", "remote.origin.push", "refs/heads/feature/kept:refs/heads/main")
+		}, repo, ""},
+		{"without a directory again", nil, "", dst},
+		{"back in the repository", nil, repo, ""},
+		{"after remote.origin.push is unset", func() {
+			gittest.Git(t, repo, "config", "--unset", "remote.origin.push")
+		}, repo, dst},
 	}
-	if got := keptDst(t, line, repo); got != "feature/kept" {
-		t.Fatalf("in a folder that does not exist: dst %q, want feature/kept", got)
-	}
-	gittest.Git(t, dir, "init", "-q", "repo")
-	if got := keptDst(t, line, repo); got != "feature/kept" {
-		t.Fatalf("in a repository without push mappings: dst %q, want feature/kept", got)
-	}
-	if got := keptDst(t, line, repo); got != "feature/kept" {
-		t.Fatalf("again: dst %q, want feature/kept", got)
-	}
-	gittest.Git(t, repo, "config", "remote.origin.push", "refs/heads/feature/kept:refs/heads/main")
-	if got := keptDst(t, line, repo); got != "" {
-		t.Errorf("after remote.origin.push is set: dst %q, want unknown", got)
-	}
-	if got := keptDst(t, line, ""); got != "feature/kept" {
-		t.Errorf("without a directory again: dst %q, want feature/kept", got)
-	}
-	if got := keptDst(t, line, repo); got != "" {
-		t.Errorf("back in the repository: dst %q, want unknown", got)
-	}
-	gittest.Git(t, repo, "config", "--unset", "remote.origin.push")
-	if got := keptDst(t, line, repo); got != "feature/kept" {
-		t.Errorf("after remote.origin.push is unset: dst %q, want feature/kept", got)
+	for _, s := range steps {
+		if s.before != nil {
+			s.before()
+		}
+		if got := keptDst(t, line, s.dir); got != s.want {
+			t.Errorf("%s: dst %q, want %q", s.name, got, s.want)
+		}
 	}
 }
-
