@@ -211,15 +211,15 @@ func (d *Dialect) Fail(err error) Answer {
 	return Answer{Stderr: msg, Code: 1}
 }
 
-// none is the request for an agent event with no Cursor counterpart.
+// NoneRequest is the request for an agent event with no Cursor counterpart.
 func NoneRequest(ev, why string) *Request {
 	return &Request{Event: ev, Kind: None, Note: why}
 }
 
-// encode marshals v on one line without HTML escaping.
+// Encode marshals v on one line without HTML escaping.
 func Encode(v any) ([]byte, error) { return jsonplain.Marshal(v) }
 
-// jsonLine encodes an answer object followed by a newline. The values are
+// JSONLine encodes an answer object followed by a newline. The values are
 // maps of strings, booleans and JSON the engine already validated, which
 // always encode; a failure leaves stdout empty rather than half-written.
 func JSONLine(v any) []byte {
@@ -230,7 +230,7 @@ func JSONLine(v any) []byte {
 	return append(b, '\n')
 }
 
-// object splits a payload that must be one JSON object into its fields.
+// Object splits a payload that must be one JSON object into its fields.
 // The payload is read with jsonscan, as everything here is: a tool input
 // is the model's to write, and encoding/json gives up on one nested past
 // 10000 levels, which would fail the hook open.
@@ -252,7 +252,7 @@ func Object(agent string, payload []byte) (map[string]json.RawMessage, error) {
 	return m, nil
 }
 
-// fields reads typed top-level fields of a payload, reporting the first
+// Fields reads typed top-level fields of a payload, reporting the first
 // field of the wrong type by name.
 type Fields struct {
 	M     map[string]json.RawMessage
@@ -268,7 +268,7 @@ func (f *Fields) Fail(err error) {
 	}
 }
 
-// str returns a string field; absent or null is "".
+// Str returns a string field; absent or null is "".
 func (f *Fields) Str(k string) string {
 	raw, ok := f.M[k]
 	if !ok || string(raw) == "null" {
@@ -281,7 +281,7 @@ func (f *Fields) Str(k string) string {
 	return s
 }
 
-// need returns a string field that must be present and not empty.
+// Need returns a string field that must be present and not empty.
 func (f *Fields) Need(k string) string {
 	s := f.Str(k)
 	if s == "" && f.Err == nil {
@@ -290,7 +290,7 @@ func (f *Fields) Need(k string) string {
 	return s
 }
 
-// boolean returns a boolean field; absent or null is false.
+// Bool returns a boolean field; absent or null is false.
 func (f *Fields) Bool(k string) bool {
 	raw, ok := f.M[k]
 	if !ok || string(raw) == "null" {
@@ -302,7 +302,7 @@ func (f *Fields) Bool(k string) bool {
 	return string(raw) == "true"
 }
 
-// number returns a numeric field; absent or null is 0.
+// Number returns a numeric field; absent or null is 0.
 func (f *Fields) Number(k string) float64 {
 	raw, ok := f.M[k]
 	if !ok || string(raw) == "null" {
@@ -316,7 +316,7 @@ func (f *Fields) Number(k string) float64 {
 	return n
 }
 
-// obj returns an object field; absent or null is an empty map. Its
+// Obj returns an object field; absent or null is an empty map. Its
 // values are what json.Unmarshal gives, but for a value it cannot decode
 // (nested past its limit, a number beyond float64), which stays a
 // json.RawMessage: see jsonscan.DecodeObject.
@@ -333,7 +333,7 @@ func (f *Fields) Obj(k string) map[string]any {
 	return m
 }
 
-// needObj returns an object field that must be present.
+// NeedObj returns an object field that must be present.
 func (f *Fields) NeedObj(k string) map[string]any {
 	if raw, ok := f.M[k]; !ok || string(raw) == "null" {
 		f.Fail(fmt.Errorf("field %q is missing; it holds the tool's arguments", k))
@@ -342,12 +342,12 @@ func (f *Fields) NeedObj(k string) map[string]any {
 	return f.Obj(k)
 }
 
-// raw returns a field's JSON as it was sent; absent is nil.
+// Raw returns a field's JSON as it was sent; absent is nil.
 func (f *Fields) Raw(k string) json.RawMessage {
 	return f.M[k]
 }
 
-// clip shortens a value for an error message.
+// Clip shortens a value for an error message.
 func Clip(raw []byte) string {
 	const max = 40
 	s := string(raw)
@@ -357,7 +357,7 @@ func Clip(raw []byte) string {
 	return s
 }
 
-// str reads a string from a decoded JSON object.
+// Str reads a string from a decoded JSON object.
 func Str(m map[string]any, keys ...string) string {
 	for _, k := range keys {
 		if s, ok := m[k].(string); ok && s != "" {
@@ -367,7 +367,7 @@ func Str(m map[string]any, keys ...string) string {
 	return ""
 }
 
-// eventList is a dialect's known events, for messages.
+// EventList is a dialect's known events, for messages.
 func EventList(names []string) string {
 	s := slices.Clone(names)
 	slices.Sort(s)

@@ -22,7 +22,7 @@ const (
 	ToolMCP   = "MCP:"
 )
 
-// kind is what a tool does, which decides the steps besides preToolUse.
+// ToolKind is what a tool does, which decides the steps besides preToolUse.
 type ToolKind int
 
 const (
@@ -34,7 +34,7 @@ const (
 	KindTask           // + subagentStart
 )
 
-// toolCall is an agent's tool call in neutral terms: what the hooks are
+// ToolCall is an agent's tool call in neutral terms: what the hooks are
 // told, and how to say a rewrite back in the agent's terms.
 type ToolCall struct {
 	// agentName is the agent's own tool name; name the Cursor one.
@@ -65,7 +65,7 @@ type ToolCall struct {
 	SubagentType, Task string
 }
 
-// common holds the input fields every step of one agent event shares.
+// Common holds the input fields every step of one agent event shares.
 type Common struct {
 	Conversation string
 	Generation   string
@@ -74,7 +74,7 @@ type Common struct {
 	Cwd          string
 }
 
-// base returns a payload with the common fields the agent gave; the engine
+// Base returns a payload with the common fields the agent gave; the engine
 // fills in the rest.
 func (c Common) Base(fields map[string]any) map[string]any {
 	if c.Conversation != "" {
@@ -92,7 +92,7 @@ func (c Common) Base(fields map[string]any) map[string]any {
 	return fields
 }
 
-// abs makes a path from a tool input absolute against the agent's cwd:
+// Abs makes a path from a tool input absolute against the agent's cwd:
 // Cursor's file steps always carry absolute paths.
 func (c Common) Abs(p string) string {
 	if p == "" || filepath.IsAbs(p) || c.Cwd == "" {
@@ -101,7 +101,7 @@ func (c Common) Abs(p string) string {
 	return filepath.Join(c.Cwd, p)
 }
 
-// shellTool describes a shell command.
+// ShellTool describes a shell command.
 func (c Common) ShellTool(agentName, useID, command string, agentInput, input map[string]any) *ToolCall {
 	t := &ToolCall{AgentName: agentName, Name: ToolShell, Kind: KindShell, UseID: useID,
 		AgentInput: agentInput, Input: input, Command: command, Added: map[string]bool{}}
@@ -113,13 +113,13 @@ func (c Common) ShellTool(agentName, useID, command string, agentInput, input ma
 	return t
 }
 
-// mcpTool describes an MCP tool call.
+// MCPToolCall describes an MCP tool call.
 func MCPToolCall(agentName, useID, server, tool string, agentInput, input map[string]any) *ToolCall {
 	return &ToolCall{AgentName: agentName, Name: ToolMCP + tool, Kind: KindMCP, UseID: useID,
 		AgentInput: agentInput, Input: input, MCPServer: server, MCPTool: tool}
 }
 
-// preCalls are the steps before a tool runs: preToolUse, and the specific
+// PreCalls are the steps before a tool runs: preToolUse, and the specific
 // gate of shell commands, file reads, MCP calls and subagents.
 func (c Common) PreCalls(t *ToolCall) []Call {
 	calls := []Call{c.preToolUseCall(t, t.Input)}
@@ -156,7 +156,7 @@ func (c Common) subagentStartCall(t *ToolCall, typ, task string) Call {
 	})}
 }
 
-// gateCall is the specific gate of a tool, for a command or path that may
+// GateCall is the specific gate of a tool, for a command or path that may
 // be a rewritten one.
 func (c Common) GateCall(t *ToolCall, command, path string) (Call, bool) {
 	switch t.Kind {
@@ -190,7 +190,7 @@ func (c Common) GateCall(t *ToolCall, command, path string) (Call, bool) {
 	return Call{}, false
 }
 
-// postCalls are the steps after a tool ran: postToolUse, and the shell,
+// PostCalls are the steps after a tool ran: postToolUse, and the shell,
 // edit and MCP after-steps. output is the tool's result as the agent gave
 // it (JSON), shellOutput the terminal text of a shell command.
 func (c Common) PostCalls(t *ToolCall, output json.RawMessage, shellOutput string, durationMS float64) []Call {
@@ -247,7 +247,7 @@ func withServer(t *ToolCall, p map[string]any) map[string]any {
 	return p
 }
 
-// failureCall is postToolUseFailure.
+// FailureCall is postToolUseFailure.
 func (c Common) FailureCall(t *ToolCall, message string, interrupt bool, durationMS float64) Call {
 	// Agents do not say why a tool failed beyond the message; an
 	// interrupt is an error with is_interrupt set, as in Cursor.
@@ -263,7 +263,7 @@ func (c Common) FailureCall(t *ToolCall, message string, interrupt bool, duratio
 	}))}
 }
 
-// promptCall is beforeSubmitPrompt.
+// PromptCall is beforeSubmitPrompt.
 func (c Common) PromptCall(prompt string) Call {
 	return Call{Step: event.BeforeSubmitPrompt, Payload: c.Base(map[string]any{
 		"prompt":      prompt,
@@ -271,7 +271,7 @@ func (c Common) PromptCall(prompt string) Call {
 	})}
 }
 
-// stopCall is stop. active is the agent's stop_hook_active: when false this
+// StopCall is stop. active is the agent's stop_hook_active: when false this
 // stop does not follow a hook's follow-up, so the chain of follow-ups
 // starts over (loop_count 0); when true, or when the agent does not say
 // (known false), the engine's own count of follow-ups in a row stands.
@@ -283,7 +283,7 @@ func (c Common) StopCall(status string, active, known bool) Call {
 	return Call{Step: event.Stop, Payload: p}
 }
 
-// subagentStopCall is subagentStop.
+// SubagentStopCall is subagentStop.
 func (c Common) SubagentStopCall(id, typ, summary, transcript string, active, known bool) Call {
 	p := c.Base(map[string]any{
 		"subagent_type":  typ,
@@ -307,7 +307,7 @@ func (c Common) SubagentStopCall(id, typ, summary, transcript string, active, kn
 	return Call{Step: event.SubagentStop, Payload: p}
 }
 
-// sessionStartCall is sessionStart; source is the agent's reason
+// SessionStartCall is sessionStart; source is the agent's reason
 // (startup, resume, …), passed on beside Cursor's fields.
 func (c Common) SessionStartCall(source string) Call {
 	p := c.Base(map[string]any{
@@ -321,7 +321,7 @@ func (c Common) SessionStartCall(source string) Call {
 	return Call{Step: event.SessionStart, Payload: p}
 }
 
-// sessionEndCall is sessionEnd. Agents give their own reasons; Cursor's
+// SessionEndCall is sessionEnd. Agents give their own reasons; Cursor's
 // reason is one of five words, so the agent's goes into final_status.
 func (c Common) SessionEndCall(agentReason string) Call {
 	reason := event.StatusCompleted
@@ -340,7 +340,7 @@ func (c Common) SessionEndCall(agentReason string) Call {
 	})}
 }
 
-// compactCall is preCompact.
+// CompactCall is preCompact.
 func (c Common) CompactCall(trigger string) Call {
 	if trigger != event.TriggerManual {
 		trigger = event.TriggerAuto
@@ -356,7 +356,7 @@ func (c Common) CompactCall(trigger string) Call {
 	})}
 }
 
-// compact encodes a tool input as the JSON string Cursor's MCP steps carry.
+// CompactJSON encodes a tool input as the JSON string Cursor's MCP steps carry.
 func CompactJSON(m map[string]any) string {
 	b, err := Encode(m)
 	if err != nil {
@@ -365,7 +365,7 @@ func CompactJSON(m map[string]any) string {
 	return string(b)
 }
 
-// compactRaw is a tool result as the JSON string Cursor's after-steps
+// CompactRaw is a tool result as the JSON string Cursor's after-steps
 // carry: a string result is kept as it is, anything else encoded.
 func CompactRaw(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
@@ -382,7 +382,7 @@ func CompactRaw(raw json.RawMessage) string {
 	return string(b)
 }
 
-// resultText is the text of a tool's result for afterShellExecution's
+// ResultText is the text of a tool's result for afterShellExecution's
 // output: a string as it is; an object's stdout and stderr, or its
 // llmContent/output/text, else the whole object encoded.
 func ResultText(raw json.RawMessage) string {
@@ -408,7 +408,7 @@ func ResultText(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// clone copies a decoded tool input, so the hooks' copy can be changed
+// Clone copies a decoded tool input, so the hooks' copy can be changed
 // without touching the agent's.
 func Clone(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
@@ -418,7 +418,7 @@ func Clone(m map[string]any) map[string]any {
 	return out
 }
 
-// role is how a tool's input is read, whatever the agent calls the tool.
+// Role is how a tool's input is read, whatever the agent calls the tool.
 type Role int
 
 const (
@@ -430,13 +430,13 @@ const (
 	RoleTask       // {subagent_type, prompt}
 )
 
-// toolSpec maps an agent's tool to Cursor's name and a role.
+// ToolSpec maps an agent's tool to Cursor's name and a role.
 type ToolSpec struct {
 	Name string
 	Role Role
 }
 
-// specOf is the spec of an agent's tool; a tool not in the table keeps
+// SpecOf is the spec of an agent's tool; a tool not in the table keeps
 // its name.
 func SpecOf(tools map[string]ToolSpec, name string) ToolSpec {
 	if spec, ok := tools[name]; ok {
@@ -445,11 +445,11 @@ func SpecOf(tools map[string]ToolSpec, name string) ToolSpec {
 	return ToolSpec{name, RoleOther}
 }
 
-// pathKeys are the input keys agents put a file's path in (after
+// PathKeys are the input keys agents put a file's path in (after
 // camelCase keys are snake_cased).
 var PathKeys = []string{"file_path", "path", "absolute_path", "notebook_path"}
 
-// describe builds the neutral description of a tool call from its spec.
+// Describe builds the neutral description of a tool call from its spec.
 func (c Common) Describe(agentName string, spec ToolSpec, useID string, agentInput, input map[string]any) *ToolCall {
 	if spec.Role == RoleShell {
 		return c.ShellTool(agentName, useID, Str(input, "command", "cmd"), agentInput, input)
@@ -479,7 +479,7 @@ func (c Common) Describe(agentName string, spec ToolSpec, useID string, agentInp
 	return t
 }
 
-// editsOf reads the replacements of an edit tool's input: one
+// EditsOf reads the replacements of an edit tool's input: one
 // old/new pair, or an edits array of them (Claude's MultiEdit).
 func EditsOf(input map[string]any) []event.FileEdit {
 	one := func(m map[string]any) event.FileEdit {
@@ -500,7 +500,7 @@ func EditsOf(input map[string]any) []event.FileEdit {
 	return []event.FileEdit{one(input)}
 }
 
-// splitMCP splits Claude's and Codex's MCP tool name, mcp__<server>__<tool>.
+// SplitMCP splits Claude's and Codex's MCP tool name, mcp__<server>__<tool>.
 // A plugin's server is mcp__plugin_<plugin>_<server>__<tool>; the server
 // part keeps its plugin prefix.
 func SplitMCP(name string) (server, tool string, ok bool) {

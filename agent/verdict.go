@@ -12,7 +12,7 @@ import (
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
-// noWorkaround ends model-visible denials that agenthooks words itself,
+// NoWorkaround ends model-visible denials that agenthooks words itself,
 // as the engine's own do: a model told only "no" tries another way.
 const NoWorkaround = "Do not attempt to work around this restriction using alternative methods or commands."
 
@@ -136,7 +136,7 @@ func redacted(d *engine.Decision) *engine.Decision {
 	return &engine.Decision{Step: d.Step, Permission: event.Deny, ModelMessage: msg, ClientMessage: msg}
 }
 
-// askAsDeny is the reason an agent without "ask" gets when a hook asks:
+// AskAsDeny is the reason an agent without "ask" gets when a hook asks:
 // the action is refused, and the model is told to get the user's word.
 func AskAsDeny(who string, v *Verdict) string {
 	msg := "A hook asks for the user's confirmation before this action, and " + who + " cannot ask for it, so the action was not run."
@@ -257,7 +257,7 @@ func (r *Request) AgentInput(updated map[string]any) map[string]any {
 	return out
 }
 
-// rewrite is the rewrite in the agent's terms (AgentInput) for a call
+// Rewrite is the rewrite in the agent's terms (AgentInput) for a call
 // that goes ahead; nil when no hook rewrote it or it is denied.
 func (r *Request) Rewrite(v *Verdict) map[string]any {
 	if v.Permission == event.Deny {
@@ -266,7 +266,7 @@ func (r *Request) Rewrite(v *Verdict) map[string]any {
 	return r.AgentInput(v.UpdatedInput)
 }
 
-// decide writes a gate's decision in the words Claude Code, Gemini CLI and
+// Decide writes a gate's decision in the words Claude Code, Gemini CLI and
 // Copilot share, under their keys: deny with the reason the model is
 // told, ask with the question, and allow (with its note) only when the
 // caller passes allows on as approvals.
@@ -288,7 +288,7 @@ func Decide(out map[string]any, decisionKey, reasonKey string, v *Verdict, o Opt
 	}
 }
 
-// orElse returns s, or def when s is empty.
+// OrElse returns s, or def when s is empty.
 func OrElse(s, def string) string {
 	if s != "" {
 		return s
@@ -296,7 +296,7 @@ func OrElse(s, def string) string {
 	return def
 }
 
-// joinNew appends a line to a message unless it is empty or already there.
+// JoinNew appends a line to a message unless it is empty or already there.
 func JoinNew(msg, line string) string {
 	if line == "" || slices.Contains(strings.Split(msg, "\n"), line) {
 		return msg
@@ -307,7 +307,7 @@ func JoinNew(msg, line string) string {
 	return msg + "\n" + line
 }
 
-// sentence ends a message with a full stop unless it has its own.
+// Sentence ends a message with a full stop unless it has its own.
 func Sentence(s string) string {
 	s = strings.TrimSpace(s)
 	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {

@@ -22,7 +22,7 @@ func BenchmarkLoad1000(b *testing.B) {
 		for si, s := range steps {
 			fmt.Fprintf(&sb, "    %q: [\n", s)
 			for i := range per {
-				fmt.Fprintf(&sb, `      {"command": "./hooks/%s-%d.sh --flag", "timeout": 30, "failClosed": true, "matcher": "Shell|Read|MCP:.*%d"}`, name, i, i)
+				fmt.Fprintf(&sb, `      {"command": "./hooks/%s-%d.sh --flag", "timeout": 30, "failClosed": true, "matcher": "Shell|Read|Write|Stop|MCP:.*%d"}`, name, i, i)
 				if i < per-1 {
 					sb.WriteString(",")
 				}

@@ -68,7 +68,10 @@ func (p hookParse) checkTimeout(secs float64) {
 // is tested against "Read", not the file's path, so "\.env$" never fires.
 func (p hookParse) checkMatcherReach(pattern string) {
 	target, ok := event.FixedTarget(p.h.Step)
-	if !ok || p.h.Match == nil || p.h.Match.MatchString(target) {
+	// A pattern that names the value as one of its alternatives
+	// (Read|TabRead, ^Read$) matches it without being compiled here:
+	// matchers compile on first use, and loading must not pay for each.
+	if !ok || p.h.Match == nil || namesAlternative(pattern, target) || p.h.Match.MatchString(target) {
 		return
 	}
 	p.r.disarmAt(p.m.value.off, p.ptr(), fmt.Sprintf("%s never matches: %s's matcher is tested against %q alone, so the hook never runs", pattern, p.h.Step, target),
@@ -95,4 +98,19 @@ func (s *Set) FileHooks() []*Hook {
 		out = append(out, f.Hooks...)
 	}
 	return out
+}
+
+// namesAlternative reports whether one of pattern's |-separated
+// alternatives is value itself, anchored or not.
+func namesAlternative(pattern, value string) bool {
+	for rest := pattern; ; {
+		alt, more, found := strings.Cut(rest, "|")
+		if strings.TrimSuffix(strings.TrimPrefix(alt, "^"), "$") == value {
+			return true
+		}
+		if !found {
+			return false
+		}
+		rest = more
+	}
 }

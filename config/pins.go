@@ -68,22 +68,3 @@ func ProjectPins(root string) (map[string][32]byte, error) {
 	}
 	return pins, nil
 }
-
-// ProjectProblems are the problems of the project-level hooks files of
-// workspace root, parsed as Load parses them, with their command hooks'
-// missing programs (MissingPrograms, with env): what trust checks before
-// it pins, so it refuses what validate refuses (Disarming).
-func ProjectProblems(root string, env []string) []Problem {
-	root = absPath(root)
-	var out []Problem
-	for _, ps := range projectSources(root) {
-		data, err := readFile(ps.path)
-		if err != nil {
-			continue
-		}
-		f := parserOf(ps.src)(ps.path, data, ps.src, root, root)
-		out = append(out, f.Problems...)
-		out = append(out, MissingPrograms(f.Hooks, env)...)
-	}
-	return out
-}

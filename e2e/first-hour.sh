@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# A newcomer's first hour, played on a fresh home with two real agents
-# from npm (Claude Code and Gemini CLI): setup wires both, init gives a
+# A newcomer's first hour, played on a fresh home with real agents from
+# npm (Claude Code and Gemini CLI at least; every agent in AGENTS_BIN is
+# found and wired): setup wires them, init gives a
 # first hook, trust shows it and lets it run, each agent's own hook
 # payload for `rm -rf /` is denied through the command setup wired, doctor
-# is green, and setup --undo leaves both agents' settings byte for byte
+# is green, and setup --undo leaves every agent's settings byte for byte
 # as they were. Every command is printed with the seconds since the start.
 #
 #   AGENTHOOKS_BIN_DIR=DIR AGENTS_BIN=DIR e2e/first-hour.sh
@@ -55,7 +56,10 @@ cat > "$HOME/.claude/settings.json" <<'JSON'
   "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo done >> ~/stops.log"}]}]}
 }
 JSON
-snapshot() { (cd "$HOME" && { find .claude .gemini -print 2>/dev/null || true; } | sort | while read -r f; do
+# Every file and folder of the agents' settings, with its hash (the
+# agents' own temporary files, which --version may leave half-written,
+# aside).
+snapshot() { (cd "$HOME" && { find .claude .gemini .codex .copilot .config/opencode ! -name '*.tmp' -print 2>/dev/null || true; } | sort | while read -r f; do
   if [ -f "$f" ]; then printf '%s %s\n' "$(sha256sum < "$f" | cut -c1-64)" "$f"; else printf 'dir %s\n' "$f"; fi
 done); }
 snapshot > "$tmp/before"

@@ -123,9 +123,11 @@ func (r runEnv) forHook(h *config.Hook) []string {
 	// The env block of the hook's settings file, screened as a
 	// sessionStart env of the same source is, sorted so that the
 	// environment does not depend on map order.
-	for _, k := range slices.Sorted(maps.Keys(h.Env)) {
-		if session.Refused(k, h.Source) == "" {
-			env = append(env, k+"="+h.Env[k])
+	if len(h.Env) > 0 {
+		for _, k := range slices.Sorted(maps.Keys(h.Env)) {
+			if session.Refused(k, h.Source) == "" {
+				env = append(env, k+"="+h.Env[k])
+			}
 		}
 	}
 	env = append(env, r.tail...)

@@ -33,7 +33,7 @@ func BenchmarkLoad1000Hooks(b *testing.B) {
 			s := steps[i%len(steps)]
 			hooks[s] = append(hooks[s], map[string]any{
 				"command": fmt.Sprintf("./hooks/%s-%d.sh --flag", name, i), "timeout": 30, "failClosed": true,
-				"matcher": fmt.Sprintf("Shell|Read|MCP:.*%s%d_%d", name, i, round),
+				"matcher": fmt.Sprintf("Shell|Read|Write|Stop|MCP:.*%s%d_%d", name, i, round),
 			})
 		}
 		data, err := json.Marshal(map[string]any{"version": 1, "hooks": hooks})

@@ -91,12 +91,34 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 // → userMessage; updated_mcp_tool_output also as updatedMCPToolOutput),
 // and the key found, unless it is missing or null.
 func presentCamel(obj map[string]json.RawMessage, key string) (string, json.RawMessage, bool) {
-	if !strings.Contains(key, "_") {
-		return "", nil, false
+	for _, k := range camelKeys[key] {
+		if v, ok := present(obj, k); ok {
+			return k, v, true
+		}
 	}
-	words := strings.Split(key, "_")
+	return "", nil, false
+}
+
+// camelKeys are the camelCase spellings of every response key with an
+// underscore, made once: ParseResponse runs for every hook's answer.
+var camelKeys = func() map[string][]string {
+	out := map[string][]string{}
+	for _, sc := range []schema{schemaCommand, schemaPreToolUse, schemaSubagentStart, schemaReadFile, schemaTabRead,
+		schemaPrompt, schemaSession, schemaPostToolUse, schemaPreCompact, schemaFollowup} {
+		for _, f := range sc.fields {
+			if strings.Contains(f.key, "_") {
+				out[f.key] = camelSpellings(f.key)
+			}
+		}
+	}
+	return out
+}()
+
+// camelSpellings are key's camelCase spellings: with "mcp" as Mcp, and,
+// when it holds it, as MCP.
+func camelSpellings(key string) []string {
 	var lower, upper strings.Builder
-	for i, w := range words {
+	for i, w := range strings.Split(key, "_") {
 		switch {
 		case i == 0:
 			lower.WriteString(w)
@@ -110,12 +132,10 @@ func presentCamel(obj map[string]json.RawMessage, key string) (string, json.RawM
 			upper.WriteString(t)
 		}
 	}
-	for _, k := range []string{lower.String(), upper.String()} {
-		if v, ok := present(obj, k); ok {
-			return k, v, true
-		}
+	if lower.String() == upper.String() {
+		return []string{lower.String()}
 	}
-	return "", nil, false
+	return []string{lower.String(), upper.String()}
 }
 
 // present returns obj[key] unless it is missing or null.

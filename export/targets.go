@@ -35,7 +35,7 @@ const (
 var cursorTools = []string{ToolShell, ToolRead, ToolWrite, ToolGrep, ToolGlob, ToolTask, ToolDelete,
 	ToolWebFetch, ToolWebSearch, ToolLS}
 
-// matcherFrom says where a step's matcher comes from in the target.
+// MatcherFrom says where a step's matcher comes from in the target.
 type MatcherFrom int
 
 const (
@@ -49,14 +49,14 @@ const (
 	FromTool
 )
 
-// stepMap is where a Cursor step goes in a target.
+// StepMap is where a Cursor step goes in a target.
 type StepMap struct {
 	Event   string
 	Matcher MatcherFrom
 	Tool    string // for fromTool
 }
 
-// matcherStyle is how a target reads its matchers.
+// MatcherStyle is how a target reads its matchers.
 type MatcherStyle int
 
 const (
@@ -71,7 +71,7 @@ const (
 	Anchored
 )
 
-// target is one agent's hook format.
+// Target is one agent's hook format.
 type Target struct {
 	Name, Title string
 	// projectPath and userPath are where the settings belong, relative
@@ -181,7 +181,7 @@ func IsWordRune(r rune) bool {
 	return r == '_' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'
 }
 
-// Tool events shared by the Claude-shaped targets.
+// ToolSteps are the tool events shared by the Claude-shaped targets.
 func ToolSteps(pre, post string) map[event.Step]StepMap {
 	return map[event.Step]StepMap{
 		event.PreToolUse:           {pre, FromHook, ""},
@@ -195,13 +195,13 @@ func ToolSteps(pre, post string) map[event.Step]StepMap {
 	}
 }
 
-// lifecycle names the target's events for the steps about no tool; ""
+// Lifecycle names the target's events for the steps about no tool; ""
 // where the target has none.
 type Lifecycle struct {
 	Prompt, Stop, SubagentStop, SessionStart, SessionEnd, Compact string
 }
 
-// steps maps the lifecycle steps to their events, which take no matcher.
+// Steps maps the lifecycle steps to their events, which take no matcher.
 func (l Lifecycle) Steps() map[event.Step]StepMap {
 	m := map[event.Step]StepMap{}
 	for step, ev := range map[event.Step]string{

@@ -7,7 +7,7 @@ import (
 	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
 
-// An agent is one agent's way of calling agenthooks: either groups merged
+// An Agent is one agent's way of calling agenthooks: either groups merged
 // into the hooks of a settings file it shares with the user (Claude Code,
 // Codex, Gemini CLI), or a file of agenthooks' own (GitHub Copilot's hook
 // file, OpenCode's plugin).
@@ -39,13 +39,13 @@ type Agent struct {
 	Wired func(data []byte) []string
 }
 
-// env is what agent paths depend on besides the workspace.
+// Env is what agent paths depend on besides the workspace.
 type Env struct {
 	Home   string
 	Getenv func(string) string
 }
 
-// dir is $VAR when set, else home/rel.
+// Dir is $VAR when set, else home/rel.
 func (e Env) Dir(v, rel string) string {
 	if d := e.Getenv(v); d != "" {
 		return d
@@ -53,7 +53,7 @@ func (e Env) Dir(v, rel string) string {
 	return filepath.Join(e.Home, rel)
 }
 
-// timeoutSeconds is the time agents are told to give agenthooks: well
+// TimeoutSeconds is the time agents are told to give agenthooks: well
 // beyond a hook's own default of 60 s, since agenthooks stops its hooks
 // itself; an agent that gives up first treats the call as failed.
 const TimeoutSeconds = 600
@@ -63,7 +63,7 @@ const TimeoutSeconds = 600
 // agent/agents) gathers them.
 type Agents []*Agent
 
-// Agents lists the --agent values.
+// Names lists the --agent values.
 func (as Agents) Names() []string {
 	out := make([]string, len(as))
 	for i, a := range as {
@@ -81,7 +81,7 @@ func (as Agents) Lookup(name string) (*Agent, bool) {
 	return nil, false
 }
 
-// group and handler are a matcher group of a Claude-shaped settings file,
+// Group and handler are a matcher group of a Claude-shaped settings file,
 // in the order people write their fields.
 type Group struct {
 	Matcher string    `json:"matcher,omitempty"`

@@ -117,7 +117,7 @@ func untrust(o Options, a *Agent, path string) error {
 	return l.Save()
 }
 
-// getenv is o's environment lookup.
+// GetenvFunc is o's environment lookup.
 func (o Options) GetenvFunc() func(string) string {
 	if o.Getenv != nil {
 		return o.Getenv
@@ -125,7 +125,7 @@ func (o Options) GetenvFunc() func(string) string {
 	return os.Getenv
 }
 
-// agentHome is $VAR, else rel under the home folder.
+// AgentHome is $VAR, else rel under the home folder.
 func (o Options) AgentHome(v, rel string) (string, error) {
 	if d := o.GetenvFunc()(v); d != "" {
 		return d, nil

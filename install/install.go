@@ -254,7 +254,7 @@ func installed(a *Agent, data []byte) bool {
 	return doc.removeHandlers(Ours(a.Name), false)
 }
 
-// ours recognises the handlers Install writes: they run agenthooks for
+// Ours recognises the handlers Install writes: they run agenthooks for
 // this agent.
 func Ours(name string) func(map[string]any) bool {
 	marker := " run --from " + name
@@ -275,7 +275,7 @@ func ReadFile(path string) ([]byte, bool, error) {
 	return b, true, nil
 }
 
-// writeFile replaces path atomically, with the mode of modeFrom if it
+// WriteFile replaces path atomically, with the mode of modeFrom if it
 // exists (0644 otherwise), creating the folders it needs.
 func WriteFile(path string, data []byte, modeFrom string) error {
 	mode := fs.FileMode(0o644)

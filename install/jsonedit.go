@@ -16,7 +16,7 @@ import (
 // hooks.<Event> arrays, and the tree is packed again: what was not touched
 // comes out byte for byte as it went in.
 
-// settingsDoc is a parsed settings file.
+// SettingsDoc is a parsed settings file.
 type SettingsDoc struct {
 	root hujson.Value
 	unit string // one level of indentation, as the file has it
@@ -46,7 +46,7 @@ func ParseSettings(data []byte) (*SettingsDoc, error) {
 
 func (d *SettingsDoc) Pack() []byte { return d.root.Pack() }
 
-// hooksObject returns the "hooks" object, creating it when create is set;
+// HooksObject returns the "hooks" object, creating it when create is set;
 // nil when it is missing or not an object.
 func (d *SettingsDoc) HooksObject(create bool) (*hujson.Object, error) {
 	root := d.root.Value.(*hujson.Object)
@@ -150,7 +150,7 @@ func (d *SettingsDoc) removeHandlers(ours func(map[string]any) bool, prune bool)
 	return removed
 }
 
-// addMember appends "key": value to obj at the given depth.
+// AddMember appends "key": value to obj at the given depth.
 func (d *SettingsDoc) AddMember(obj *hujson.Object, depth int, key string, value any) error {
 	v, err := d.Value(value, depth)
 	if err != nil {
@@ -173,7 +173,7 @@ func (d *SettingsDoc) AddMember(obj *hujson.Object, depth int, key string, value
 	return nil
 }
 
-// value encodes v as indented JSON for the given depth.
+// Value encodes v as indented JSON for the given depth.
 func (d *SettingsDoc) Value(v any, depth int) (hujson.Value, error) {
 	b, err := jsonplain.MarshalIndent(v, d.Indent(depth), d.unit)
 	if err != nil {
@@ -184,7 +184,7 @@ func (d *SettingsDoc) Value(v any, depth int) (hujson.Value, error) {
 
 func (d *SettingsDoc) Indent(depth int) string { return strings.Repeat(d.unit, depth) }
 
-// appendValue appends v to a list of elements, keeping the list's style:
+// AppendValue appends v to a list of elements, keeping the list's style:
 // each element on its own line, a trailing comma if the list had one.
 func AppendValue(elems *[]hujson.Value, after *hujson.Extra, v hujson.Value, indent, closeIndent string) {
 	v.BeforeExtra = hujson.Extra("\n" + indent)
@@ -197,7 +197,7 @@ func AppendValue(elems *[]hujson.Value, after *hujson.Extra, v hujson.Value, ind
 	}
 }
 
-// deleteWhere removes the elements for which del is true.
+// DeleteWhere removes the elements for which del is true.
 func DeleteWhere(elems []hujson.Value, after *hujson.Extra, del func(*hujson.Value) bool) []hujson.Value {
 	for i := 0; i < len(elems); i++ {
 		if del(&elems[i]) {
@@ -248,7 +248,7 @@ func DeleteMemberIndex(ms []hujson.ObjectMember, after *hujson.Extra, i int) []h
 	return ms
 }
 
-// member finds the member named key.
+// Member finds the member named key.
 func Member(obj *hujson.Object, key string) *hujson.ObjectMember {
 	for i := range obj.Members {
 		if lit, ok := obj.Members[i].Name.Value.(hujson.Literal); ok && lit.String() == key {
@@ -258,14 +258,14 @@ func Member(obj *hujson.Object, key string) *hujson.ObjectMember {
 	return nil
 }
 
-// standard packs a value as plain JSON, for decoding.
+// Standard packs a value as plain JSON, for decoding.
 func Standard(v hujson.Value) []byte {
 	c := v.Clone()
 	c.Standardize()
 	return c.Pack()
 }
 
-// mustJSON encodes a string or other plain value on one line, without
+// MustJSON encodes a string or other plain value on one line, without
 // HTML escaping: a PowerShell command's & stays &.
 func MustJSON(v any) []byte {
 	b, err := jsonplain.Marshal(v)
@@ -275,7 +275,7 @@ func MustJSON(v any) []byte {
 	return b
 }
 
-// readSettingsDoc reads and parses the JSON settings file an agent's gate
+// ReadSettingsDoc reads and parses the JSON settings file an agent's gate
 // lives in (Copilot CLI's config.json, Gemini CLI's trustedFolders.json):
 // the document, its top-level object, and whether the file exists (a
 // missing file is an empty document).
@@ -291,7 +291,7 @@ func ReadSettingsDoc(path string) (*SettingsDoc, *hujson.Object, bool, error) {
 	return doc, doc.root.Value.(*hujson.Object), exists, nil
 }
 
-// readGateDoc is readSettingsDoc for taking back what install recorded
+// ReadGateDoc is readSettingsDoc for taking back what install recorded
 // for hooksPath: a file gone since has nothing left to take back, so its
 // ledger entries go and doc is nil.
 func ReadGateDoc(path, hooksPath string, l *Ledger) (*SettingsDoc, *hujson.Object, error) {

@@ -13,13 +13,13 @@ import (
 // leaves what the user (or the agent) had set alone.
 const LedgerSuffix = ".agenthooks-trust.json"
 
-// ledger is the record of Trust's changes to one agent file.
+// Ledger is the record of Trust's changes to one agent file.
 type Ledger struct {
 	path    string
 	Entries []LedgerEntry `json:"entries"`
 }
 
-// ledgerEntry is one change: a TOML string set at Key (Codex), or Value
+// LedgerEntry is one change: a TOML string set at Key (Codex), or Value
 // added to the JSON array Key (Copilot).
 type LedgerEntry struct {
 	// For is the hooks file whose install the change is for.
@@ -56,7 +56,7 @@ func (l *Ledger) EntriesFor(hooksPath string) []LedgerEntry {
 	return out
 }
 
-// find returns the entry for key and value recorded for hooksPath.
+// Find returns the entry for key and value recorded for hooksPath.
 func (l *Ledger) Find(hooksPath string, key []string, value string) *LedgerEntry {
 	for i, e := range l.Entries {
 		if e.For == hooksPath && equalKeys(e.Key, key) && (value == "" || e.Value == value) {
@@ -66,14 +66,14 @@ func (l *Ledger) Find(hooksPath string, key []string, value string) *LedgerEntry
 	return nil
 }
 
-// add records a change (once).
+// Add records a change (once).
 func (l *Ledger) Add(e LedgerEntry) {
 	if l.Find(e.For, e.Key, e.Value) == nil {
 		l.Entries = append(l.Entries, e)
 	}
 }
 
-// remove drops the entries for hooksPath that drop says go.
+// Remove drops the entries for hooksPath that drop says go.
 func (l *Ledger) Remove(hooksPath string, drop func(LedgerEntry) bool) {
 	out := l.Entries[:0]
 	for _, e := range l.Entries {
@@ -84,7 +84,7 @@ func (l *Ledger) Remove(hooksPath string, drop func(LedgerEntry) bool) {
 	l.Entries = out
 }
 
-// save writes the ledger, or removes it when it is empty.
+// Save writes the ledger, or removes it when it is empty.
 func (l *Ledger) Save() error {
 	if len(l.Entries) == 0 {
 		if err := os.Remove(l.path); err != nil && !os.IsNotExist(err) {

@@ -130,7 +130,7 @@ func lineEnd(data []byte, i int) int {
 	return len(data)
 }
 
-// tomlGet returns the string at path, read as TOML reads it (so a value
+// TOMLGet returns the string at path, read as TOML reads it (so a value
 // set inline or by a dotted key counts too).
 func TOMLGet(data []byte, path []string) (string, bool) {
 	var v map[string]any
@@ -170,7 +170,7 @@ func (d *tomlDoc) table(path []string) *tomlTable {
 	return nil
 }
 
-// tomlEdit says how a value came to be set, for taking it back.
+// TOMLEdit says how a value came to be set, for taking it back.
 type TOMLEdit struct {
 	// Previous is the value replaced; nil when the key was added.
 	Previous *string `json:"previous,omitempty"`
@@ -181,7 +181,7 @@ type TOMLEdit struct {
 	AddedEOL bool `json:"added_eol,omitempty"`
 }
 
-// tomlSet sets the string at path (a table path and a key) and returns
+// TOMLSet sets the string at path (a table path and a key) and returns
 // the new file and how it was changed.
 func TOMLSet(data []byte, path []string, value string) ([]byte, TOMLEdit, error) {
 	d, err := parseTOML(data)
@@ -225,7 +225,7 @@ func ensureEOL(before []byte, line string) string {
 	return line
 }
 
-// tomlUnset takes back a tomlSet whose value is still value: the old
+// TOMLUnset takes back a tomlSet whose value is still value: the old
 // value is put back, or the line removed (with its table, when the set
 // appended the table and nothing else was added to it since). A value
 // changed since is left alone: it is the user's now.
@@ -266,7 +266,7 @@ func splice(data []byte, start, end int, insert string) []byte {
 	return append(out, data[end:]...)
 }
 
-// tomlKey writes a dotted key, quoting the parts that need it.
+// TOMLKey writes a dotted key, quoting the parts that need it.
 func TOMLKey(path []string) string {
 	parts := make([]string, len(path))
 	for i, p := range path {
@@ -280,7 +280,7 @@ func TOMLKey(path []string) string {
 	return strings.Join(parts, ".")
 }
 
-// tomlString is s as a TOML basic string.
+// TOMLString is s as a TOML basic string.
 func TOMLString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')

@@ -12,7 +12,7 @@ import (
 	"github.com/agenthooks/agenthooks/audit"
 )
 
-// FailureAny, as Query.Failure, matches every failed execution, whatever
+// FailureAny as Query.Failure matches every failed execution, whatever
 // its failure kind.
 const FailureAny = "any"
 

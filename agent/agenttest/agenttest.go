@@ -1,3 +1,6 @@
+// Package agenttest has the table tests every agent dialect runs: its
+// payloads parsed into Cursor steps (RunParseCases), the payloads it
+// refuses (RunErrorCases) and its answers (RunAnswerCases).
 package agenttest
 
 import (
@@ -12,7 +15,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 )
 
-// parseCase is one agent payload and what it must translate to.
+// ParseCase is one agent payload and what it must translate to.
 type ParseCase struct {
 	Name    string
 	Payload string
@@ -65,7 +68,7 @@ func RunParseCases(t *testing.T, d *agent.Dialect, cases []ParseCase) {
 	}
 }
 
-// errorCase is a payload a dialect must refuse, and how.
+// ErrorCase is a payload a dialect must refuse, and how.
 type ErrorCase struct {
 	Name    string
 	Payload string
@@ -97,7 +100,7 @@ func RunErrorCases(t *testing.T, d *agent.Dialect, cases []ErrorCase) {
 	}
 }
 
-// answerCase is a verdict on an agent event and the exact answer.
+// AnswerCase is a verdict on an agent event and the exact answer.
 type AnswerCase struct {
 	Name    string
 	Payload string
@@ -167,7 +170,7 @@ func PayloadOf(t *testing.T, calls []agent.Call, step event.Step) map[string]any
 	return nil
 }
 
-// jsonEqual compares a payload value with the JSON text it must encode to.
+// JSONEqual compares a payload value with the JSON text it must encode to.
 func JSONEqual(t *testing.T, what string, got any, want string) {
 	t.Helper()
 	gb, err := json.Marshal(got)
@@ -186,7 +189,7 @@ func JSONEqual(t *testing.T, what string, got any, want string) {
 	}
 }
 
-// deny is a verdict of a hook's deny, as Merge words it.
+// Deny is a verdict of a hook's deny, as Merge words it.
 func Deny(reason string) agent.Verdict {
 	return agent.Verdict{Permission: event.Deny, Reason: reason, UserMessage: "Command execution was blocked by a hook: no"}
 }

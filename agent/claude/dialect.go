@@ -4,7 +4,7 @@ import (
 	"github.com/agenthooks/agenthooks/agent"
 )
 
-// Claude is Claude Code's dialect: `agenthooks run --from claude` as a
+// Dialect is Claude Code's: `agenthooks run --from claude` as a
 // command hook in ~/.claude/settings.json (or a project's
 // .claude/settings.json) for the events below.
 //

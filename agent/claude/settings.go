@@ -8,7 +8,7 @@ import (
 	"github.com/agenthooks/agenthooks/match"
 )
 
-// LocalFile, ProjectFile and UserFile are Claude Code's settings files
+// LocalFile is, like ProjectFile and UserFile, one of Claude Code's settings files
 // that hold hooks.
 func LocalFile(root string) string   { return filepath.Join(root, ".claude", "settings.local.json") }
 func ProjectFile(root string) string { return filepath.Join(root, ".claude", "settings.json") }

@@ -7,7 +7,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 )
 
-// Codex is OpenAI Codex CLI's dialect: `agenthooks run --from codex` as a
+// Dialect is OpenAI Codex CLI's: `agenthooks run --from codex` as a
 // command hook in ~/.codex/hooks.json or config.toml.
 //
 // In: Claude-shaped payloads (session_id, turn_id, cwd, model,

@@ -183,7 +183,7 @@ func (g codexGates) Close(o install.Options, hooksPath string, l *install.Ledger
 	return install.WriteFile(cfg, data, cfg)
 }
 
-// codexHook is one handler install wrote, as Codex names it.
+// Hook is one handler install wrote, as Codex names it.
 type Hook struct {
 	Event, Key, Hash string
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/agenthooks/agenthooks/event"
 )
 
-// Contract is the cross-agent hook contract (docs/dialects.md), for
+// Dialect is the cross-agent hook contract (docs/dialects.md), for
 // wrappers that call one hook binary from several agents:
 // `agenthooks run --from contract`.
 //

@@ -30,7 +30,7 @@ var contractLifecycle = map[event.Step]string{
 	event.SessionEnd:         "SessionEnd",
 }
 
-// ContractHookInput reads a Cursor hook payload (the step from its
+// HookInput reads a Cursor hook payload (the step from its
 // hook_event_name) and returns the step and the contract's stdin:
 // {"tool_name": NAME, "tool_input": {…}}. Tool steps give the tool and its
 // input in the contract's shapes (Shell {command}, Read {path}, Write
@@ -124,7 +124,7 @@ func contractLifecycleInput(step event.Step, p map[string]any) map[string]any {
 	return in
 }
 
-// ContractHookAnswer reads a contract binary's exit code and output and
+// HookAnswer reads a contract binary's exit code and output and
 // returns what agenthooks contract prints as the Cursor hook: stdout, a
 // message for stderr, and its exit code.
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
-// Copilot is GitHub Copilot's dialect (the CLI and the cloud agent):
+// Dialect is GitHub Copilot's (the CLI and the cloud agent):
 // `agenthooks run --from copilot EVENT` as a command hook in
 // .github/hooks/*.json or ~/.copilot/hooks/*.json.
 //

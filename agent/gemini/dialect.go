@@ -4,7 +4,7 @@ import (
 	"github.com/agenthooks/agenthooks/agent"
 )
 
-// Gemini is Gemini CLI's dialect: `agenthooks run --from gemini` as a
+// Dialect is Gemini CLI's: `agenthooks run --from gemini` as a
 // command hook in .gemini/settings.json or ~/.gemini/settings.json.
 //
 // In: session_id, transcript_path, cwd, hook_event_name, timestamp and

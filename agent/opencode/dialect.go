@@ -9,7 +9,7 @@ import (
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
 )
 
-// OpenCode is the dialect of OpenCode's plugin hooks. OpenCode runs hooks
+// Dialect is OpenCode's, for its plugin hooks. OpenCode runs hooks
 // in-process (JavaScript functions), so a small adapter plugin (in
 // docs/dialects.md) spawns `agenthooks run --from opencode` with the
 // hook's arguments as JSON on stdin and acts on the answer.

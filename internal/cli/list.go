@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,11 +117,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	}
 	defer closeEngine()
 	set := eng.Config()
-	env := o.io.env
-	if env == nil {
-		env = os.Environ()
-	}
-	problems := append(slices.Clip(set.Problems), config.MissingPrograms(set.FileHooks(), env)...)
+	problems := append(slices.Clip(set.Problems), config.MissingPrograms(set.FileHooks(), o.io.environ())...)
 	if o.json {
 		return writeListJSON(o.io.Out, set, problems)
 	}

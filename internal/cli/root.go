@@ -79,6 +79,14 @@ func (s *IO) getenv(k string) string {
 	return v
 }
 
+// environ is the caller's environment.
+func (s *IO) environ() []string {
+	if s.env == nil {
+		return os.Environ()
+	}
+	return s.env
+}
+
 // abs makes path absolute against the caller's working directory.
 func (s *IO) abs(path string) (string, error) {
 	if filepath.IsAbs(path) || s.dir == "" {

@@ -74,9 +74,6 @@ type setupAgent struct {
 }
 
 func (o *setupOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	root, err := workspaceDir(o.workspace)
 	if err != nil {
 		return err

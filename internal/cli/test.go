@@ -66,9 +66,6 @@ payload comes from --payload FILE, or stdin when FILE is "-" or not given.`,
 }
 
 func (o *testOptions) run(ctx context.Context) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	payload, err := o.inputPayload()
 	if err != nil {
 		return err

@@ -49,7 +49,7 @@ func previewTrust(s *IO, root string) trustPreview {
 		p.problems = append(p.problems, f.Problems...)
 		p.problems = append(p.problems, f.SchemaProblems()...)
 	}
-	p.problems = append(p.problems, config.MissingPrograms(hooks, s.env)...)
+	p.problems = append(p.problems, config.MissingPrograms(hooks, s.environ())...)
 	p.problems = append(p.problems, unreachableModel(hooks, s.getenv)...)
 	sb := config.SandboxFileBeside(config.ProjectFile(root))
 	if data, err := os.ReadFile(sb); err == nil {

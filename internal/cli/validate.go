@@ -101,11 +101,7 @@ func (o *validateOptions) run() error {
 		for _, f := range set.Files {
 			problems = append(problems, f.SchemaProblems()...)
 		}
-		env := o.io.env
-		if env == nil {
-			env = os.Environ()
-		}
-		problems = append(problems, config.MissingPrograms(set.FileHooks(), env)...)
+		problems = append(problems, config.MissingPrograms(set.FileHooks(), o.io.environ())...)
 		problems = append(problems, unsurePins(set.FileHooks())...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.

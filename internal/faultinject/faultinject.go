@@ -5,7 +5,7 @@
 // switch sets it.
 package faultinject
 
-// Hook, when set, is called at each stage; it may panic.
+// Hook is called at each stage when set; it may panic.
 var Hook func(stage string)
 
 // At calls Hook for stage when one is set.

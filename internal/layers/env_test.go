@@ -26,6 +26,19 @@ var envRead = regexp.MustCompile(`os\.(Getenv|LookupEnv)\(`)
 func envReads(t *testing.T, root string) []string {
 	t.Helper()
 	var bad []string
+	eachGoLine(t, root, func(rel, pkg string, n int, line string) {
+		if !mayReadEnv(pkg) && envRead.MatchString(line) && !strings.HasPrefix(strings.TrimSpace(line), "//") {
+			bad = append(bad, fmt.Sprintf("%s:%d: %s", rel, n, strings.TrimSpace(line)))
+		}
+	})
+	return bad
+}
+
+// eachGoLine calls fn with every line of the non-test Go files under
+// root (testdata and hidden folders left out): the file and its package's
+// folder relative to root, the line's number and the line.
+func eachGoLine(t *testing.T, root string, fn func(rel, pkg string, n int, line string)) {
+	t.Helper()
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -39,30 +52,31 @@ func envReads(t *testing.T, root string) []string {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(path))
+		rel, err := filepath.Rel(root, path)
 		if err != nil {
 			return err
-		}
-		pkg := filepath.ToSlash(rel)
-		if mayReadEnv(pkg) {
-			return nil
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
+		rel = filepath.ToSlash(rel)
 		for i, line := range strings.Split(string(b), "\n") {
-			if envRead.MatchString(line) && !strings.HasPrefix(strings.TrimSpace(line), "//") {
-				r, _ := filepath.Rel(root, path)
-				bad = append(bad, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(r), i+1, strings.TrimSpace(line)))
-			}
+			fn(rel, pathDir(rel), i+1, line)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return bad
+}
+
+// pathDir is the folder of a slash-separated path, "." for none.
+func pathDir(rel string) string {
+	if i := strings.LastIndex(rel, "/"); i >= 0 {
+		return rel[:i]
+	}
+	return "."
 }
 
 // mayReadEnv reports whether pkg may read the process environment: an

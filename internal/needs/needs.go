@@ -16,7 +16,8 @@ import (
 	"testing"
 )
 
-// StrictEnv, when set, turns every Missing into a failure.
+// StrictEnv names the variable that, when set, turns every Missing into a
+// failure.
 const StrictEnv = "AGENTHOOKS_TEST_STRICT"
 
 // Missing skips tb, or fails it under StrictEnv; what says what is

@@ -68,13 +68,18 @@ func (e *Engine) Serve(ctx context.Context, srv *Server) error {
 	srv.Handle = func(ctx context.Context, req *wire.Request, body []byte, out, errOut io.Writer) int {
 		return e.Handle(ctx, e.host.Load(), req, body, out, errOut)
 	}
+	// The host closes (the log written, the state store closed) before the
+	// server lets go of its lock, or, when it never took it, here.
+	srv.Closing = sync.OnceFunc(func() {
+		stop()
+		<-opened
+		<-flushed
+		if h := e.host.Load(); h != nil {
+			_ = h.Close(context.Background())
+		}
+	})
 	err := srv.Serve(ctx)
-	stop()
-	<-opened
-	<-flushed
-	if h := e.host.Load(); h != nil {
-		_ = h.Close(context.Background())
-	}
+	srv.Closing()
 	if errors.Is(err, ErrRunning) {
 		return nil
 	}

@@ -71,6 +71,10 @@ type Server struct {
 	// ControlFlush request (agenthooks log) waits for it, so that every
 	// step answered before it is in the log.
 	Flush func()
+	// Closing, when set, runs once the last request is done and before
+	// the lock is released: whatever waits on the lock (the next engine,
+	// engine stop) then finds the engine's files written and closed.
+	Closing func()
 	// Logf, when set, receives what the engine has to say about itself.
 	Logf func(format string, a ...any)
 
@@ -96,6 +100,9 @@ func (s *Server) Serve(ctx context.Context) error {
 		return err
 	}
 	defer lock.Close()
+	if s.Closing != nil {
+		defer s.Closing() // before the lock's release: defers run last first
+	}
 	ln, addr, err := listen(s.Socket)
 	if err != nil {
 		return err

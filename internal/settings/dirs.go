@@ -31,52 +31,39 @@ func Home(getenv func(string) string) (string, error) {
 // Windows, ~/Library/Application Support on macOS, $XDG_CONFIG_HOME or
 // ~/.config elsewhere.
 func UserConfigDir(getenv func(string) string) (string, error) {
-	switch runtime.GOOS {
-	case "windows":
-		if d := getenv("APPDATA"); d != "" {
-			return d, nil
-		}
-		return "", errors.New("%AppData% is not defined")
-	case "darwin", "ios":
-		home, err := Home(getenv)
-		if err != nil {
-			return "", err
-		}
-		return filepath.Join(home, "Library", "Application Support"), nil
-	}
-	if d := getenv(XDGConfigHome); filepath.IsAbs(d) {
-		return d, nil
-	}
-	home, err := Home(getenv)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(home, ".config"), nil
+	return userDir(getenv, "APPDATA", "Application Support", XDGConfigHome, ".config")
 }
 
 // UserCacheDir is the folder of per-user caches: %LocalAppData% on
 // Windows, ~/Library/Caches on macOS, $XDG_CACHE_HOME or ~/.cache
 // elsewhere.
 func UserCacheDir(getenv func(string) string) (string, error) {
+	return userDir(getenv, "LOCALAPPDATA", "Caches", "XDG_CACHE_HOME", ".cache")
+}
+
+// userDir is a per-user folder: the Windows variable winVar, the folder
+// library under ~/Library on macOS, else the absolute $xdgVar or the
+// folder dot in the home folder.
+func userDir(getenv func(string) string, winVar, library, xdgVar, dot string) (string, error) {
 	switch runtime.GOOS {
 	case "windows":
-		if d := getenv("LOCALAPPDATA"); d != "" {
+		if d := getenv(winVar); d != "" {
 			return d, nil
 		}
-		return "", errors.New("%LocalAppData% is not defined")
+		return "", errors.New("%" + winVar + "% is not defined")
 	case "darwin", "ios":
 		home, err := Home(getenv)
 		if err != nil {
 			return "", err
 		}
-		return filepath.Join(home, "Library", "Caches"), nil
+		return filepath.Join(home, "Library", library), nil
 	}
-	if d := getenv("XDG_CACHE_HOME"); filepath.IsAbs(d) {
+	if d := getenv(xdgVar); filepath.IsAbs(d) {
 		return d, nil
 	}
 	home, err := Home(getenv)
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(home, ".cache"), nil
+	return filepath.Join(home, dot), nil
 }

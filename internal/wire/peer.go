@@ -2,6 +2,6 @@ package wire
 
 import "errors"
 
-// ErrConfinedPeer: the peer runs inside a sandbox this process is not in
+// ErrConfinedPeer says the peer runs inside a sandbox this process is not in
 // (CheckPeerFD).
 var ErrConfinedPeer = errors.New("the peer runs inside a sandbox")

@@ -165,6 +165,9 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 			}
 		}
 		rep.Pruned, _, _ = r.events.prunedSince(pruneStart)
+		r.events.mu.Lock()
+		rep.LongestPruneChunk = r.events.longestChunk
+		r.events.mu.Unlock()
 		phase.Store(phaseAfter)
 	}
 	if rest := cfg.Duration - time.Since(start); rest > 0 {

@@ -19,6 +19,7 @@ type events struct {
 	pruneFailures int
 	pruned        int64
 	prunedAt      time.Time
+	longestChunk  time.Duration
 	lastFailure   string
 }
 
@@ -36,8 +37,11 @@ func (e *events) Handle(_ context.Context, rec slog.Record) error {
 		e.lastFailure = rec.Message + ": " + errAttr(rec)
 	case strings.HasPrefix(rec.Message, "pruned decisions"):
 		rec.Attrs(func(a slog.Attr) bool {
-			if a.Key == "deleted" {
+			switch a.Key {
+			case "deleted":
 				e.pruned += a.Value.Int64()
+			case "longest_write_ms":
+				e.longestChunk = max(e.longestChunk, time.Duration(a.Value.Int64())*time.Millisecond)
 			}
 			return true
 		})

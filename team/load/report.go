@@ -34,6 +34,7 @@ type Report struct {
 	Filters           []FilterTime
 
 	Pruned              int64
+	LongestPruneChunk   time.Duration // the longest time one of its writes held the database
 	PruneTime           time.Duration
 	UploadedDuringPrune int64
 
@@ -133,7 +134,8 @@ func (r *Report) Print(w io.Writer) {
 		fmt.Fprintf(w, "ListMachines      %d, %d failed; p50 %.1f ms, max %.1f ms\n", r.Lists, r.ListFailures, ms(l.P50), ms(l.Max))
 	}
 	if c.PruneAfter > 0 {
-		fmt.Fprintf(w, "pruned            %d decisions in %.1f s, free space given back; %d decisions uploaded meanwhile\n", r.Pruned, r.PruneTime.Seconds(), r.UploadedDuringPrune)
+		fmt.Fprintf(w, "pruned            %d decisions in %.1f s, free space given back; the longest write held the database %.0f ms; %d decisions uploaded meanwhile\n",
+			r.Pruned, r.PruneTime.Seconds(), ms(r.LongestPruneChunk), r.UploadedDuringPrune)
 	}
 	fmt.Fprintf(w, "server failures   %d fleet writes, %d prunings failed; %d deadlocks (PostgreSQL)\n", r.FleetWriteFailures, r.PruneFailures, r.Deadlocks)
 	if r.LastServerFailure != "" {

@@ -20,10 +20,11 @@ const (
 	// grows or shrinks so that one takes about pruneChunkTarget.
 	pruneChunkMax    = 10_000
 	pruneChunkMin    = 100
+	pruneChunkStart  = 1000
 	pruneChunkTarget = 50 * time.Millisecond
 	// reclaimPages is how many free pages one step of SQLite's
-	// incremental vacuum gives back (4 MiB at 4-KiB pages).
-	reclaimPages = 1024
+	// incremental vacuum gives back (1 MiB at 4-KiB pages).
+	reclaimPages = 256
 )
 
 // pruner deletes decisions past their retention in the background.
@@ -35,7 +36,7 @@ type pruner struct {
 }
 
 func newPruner(st store.Store, log *slog.Logger) *pruner {
-	return &pruner{st: st, log: log, wake: make(chan struct{}, 1), chunk: pruneChunkMax}
+	return &pruner{st: st, log: log, wake: make(chan struct{}, 1), chunk: pruneChunkStart}
 }
 
 // nudge asks for a pruning now: a team's retention changed.
@@ -68,20 +69,21 @@ func (p *pruner) run(ctx context.Context) {
 // other writers have the database at least half the time.
 func (p *pruner) prune(ctx context.Context) error {
 	total := 0
+	var longest time.Duration
 	start := time.Now()
 	for {
 		began := time.Now()
 		n, err := p.st.PruneDecisions(ctx, p.chunk)
-		took := time.Since(began)
-		total += n
+		total += n.Rows
+		longest = max(longest, n.Held)
 		if err != nil {
 			return err
 		}
-		if n == 0 {
+		if n.Rows == 0 {
 			break
 		}
-		p.adapt(n, took)
-		if err := pause(ctx, took); err != nil {
+		p.adapt(n.Rows, n.Held)
+		if err := pause(ctx, time.Since(began)); err != nil {
 			return err
 		}
 	}
@@ -101,12 +103,13 @@ func (p *pruner) prune(ctx context.Context) error {
 	}
 	if total > 0 {
 		p.log.Info("pruned decisions past their retention", "deleted", total, "s", deleted.Seconds(),
-			"reclaim_s", (time.Since(start) - deleted).Seconds())
+			"longest_write_ms", longest.Milliseconds(), "reclaim_s", (time.Since(start) - deleted).Seconds())
 	}
 	return nil
 }
 
-// adapt sizes the next chunk from how long this one of n rows took.
+// adapt sizes the next chunk from how long this one of n rows held the
+// database.
 func (p *pruner) adapt(n int, took time.Duration) {
 	switch {
 	case took > 2*pruneChunkTarget:

@@ -21,12 +21,12 @@ type pruneWatch struct {
 	deleted int
 }
 
-func (p *pruneWatch) PruneDecisions(ctx context.Context, limit int) (int, error) {
+func (p *pruneWatch) PruneDecisions(ctx context.Context, limit int) (store.Pruned, error) {
 	n, err := p.Store.PruneDecisions(ctx, limit)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.limits = append(p.limits, limit)
-	p.deleted += n
+	p.deleted += n.Rows
 	return n, err
 }
 
@@ -97,10 +97,14 @@ func TestRetentionPrunesInTheBackground(t *testing.T) {
 	}
 }
 
-// TestPruneChunkAdapts: a slow chunk halves the next, a quick full one
-// doubles it, within bounds.
+// TestPruneChunkAdapts: a pruner starts with a modest chunk; a slow
+// chunk halves the next, a quick full one doubles it, within bounds.
 func TestPruneChunkAdapts(t *testing.T) {
 	p := newPruner(nil, nil)
+	if p.chunk != pruneChunkStart {
+		t.Fatalf("a new pruner starts at %d rows, want %d", p.chunk, pruneChunkStart)
+	}
+	p.chunk = pruneChunkMax
 	for _, c := range []struct {
 		n    int
 		took time.Duration

@@ -99,6 +99,7 @@ func BenchmarkAddDecisions(b *testing.B) {
 			}
 			now := time.Now().UnixMilli()
 			b.ResetTimer()
+			self0, pg0 := cpuSpent()
 			for n := range b.N {
 				ds := make([]Decision, 500)
 				for i := range ds {
@@ -110,7 +111,12 @@ func BenchmarkAddDecisions(b *testing.B) {
 					b.Fatalf("added %d of %d: %v", got, len(ds), err)
 				}
 			}
+			self1, pg1 := cpuSpent()
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*500), "µs/decision")
+			b.ReportMetric(float64((self1-self0).Microseconds())/float64(b.N*500), "cpu-µs/decision")
+			if be.name == "postgres" {
+				b.ReportMetric(float64((pg1-pg0).Microseconds())/float64(b.N*500), "pg-cpu-µs/decision")
+			}
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -25,12 +26,20 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 			return err
 		}
 		cutoff := RetentionCutoff(t, time.Now())
-		var values strings.Builder
-		args := make([]any, 0, len(ds)*decisionInsertCols)
-		for _, d := range ds {
-			if d.AtMs < cutoff {
-				continue // past the retention already: not kept
+		// What is past the retention already is not kept.
+		kept := slices.DeleteFunc(slices.Clone(ds), func(d Decision) bool { return d.AtMs < cutoff })
+		if len(kept) == 0 {
+			return nil
+		}
+		if s.d.arrays {
+			if added, err = s.insertDecisionsSet(ctx, tx, teamID, kept, now); err != nil {
+				return err
 			}
+			return s.countUpload(ctx, tx, ds, added, now)
+		}
+		var values strings.Builder
+		args := make([]any, 0, len(kept)*decisionInsertCols)
+		for _, d := range kept {
 			if len(args) > 0 {
 				values.WriteString(", ")
 			}
@@ -38,10 +47,8 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 			args = append(args, teamID, d.MachineID, d.Hostname, d.RecordID, d.AtMs, d.Step, d.Outcome, d.Decision, d.ScriptName,
 				d.Agent, d.ConversationID, d.What, d.Message, now, d.TokenID)
 		}
-		if len(args) == 0 {
-			return nil
-		}
-		// One statement for the batch: the database parses and plans
+		// One statement for the batch (SQLite: one row of values each;
+		// PostgreSQL: insertDecisionsSet): the database parses and plans
 		// once, and writes the rows and their indexes together.
 		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
 			decision, script_name, agent, conversation_id, what, message, received_at, token_id)
@@ -59,6 +66,36 @@ func (s *sqlStore) AddDecisions(ctx context.Context, teamID int64, ds []Decision
 		return 0, fmt.Errorf("add %d decisions: %w", len(ds), err)
 	}
 	return added, nil
+}
+
+// insertDecisionsSet inserts a batch as one statement over arrays, a
+// parameter per column rather than per value.
+func (s *sqlStore) insertDecisionsSet(ctx context.Context, tx *sql.Tx, teamID int64, ds []Decision, now int64) (int, error) {
+	n := len(ds)
+	at, tokens := make([]int64, n), make([]int64, n)
+	text := make([][]string, 11)
+	for c := range text {
+		text[c] = make([]string, n)
+	}
+	for i, d := range ds {
+		at[i], tokens[i] = d.AtMs, d.TokenID
+		for c, v := range []string{d.MachineID, d.Hostname, d.RecordID, d.Step, d.Outcome, d.Decision, d.ScriptName, d.Agent, d.ConversationID, d.What, d.Message} {
+			text[c][i] = v
+		}
+	}
+	res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO decisions (team_id, machine_id, hostname, record_id, at, step, outcome,
+		decision, script_name, agent, conversation_id, what, message, received_at, token_id)
+		SELECT ?::bigint, u.machine_id, u.hostname, u.record_id, u.at, u.step, u.outcome, u.decision, u.script_name, u.agent,
+			u.conversation_id, u.what, u.message, ?::bigint, u.token_id
+		FROM unnest(?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[])
+			AS u(machine_id, hostname, record_id, at, step, outcome, decision, script_name, agent, conversation_id, what, message, token_id)
+		ON CONFLICT (team_id, machine_id, record_id) DO NOTHING`),
+		teamID, now, text[0], text[1], text[2], at, text[3], text[4], text[5], text[6], text[7], text[8], text[9], text[10], tokens)
+	if err != nil {
+		return 0, err
+	}
+	added, err := res.RowsAffected()
+	return int(added), err
 }
 
 // decisionInsertCols is how many values AddDecisions writes per row.
@@ -108,10 +145,15 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 	if err != nil {
 		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
 	}
-	where = append(where, "at >= ?")
+	// The member's time bounds the rows but does not order them: the
+	// list is in the order of receipt, which an index of received_at
+	// gives; SQLite would otherwise read the range of at through its
+	// index and sort the team's every row.
+	at := s.d.noIndex + "at"
+	where = append(where, at+" >= ?")
 	args = append(args, max(f.SinceMs, RetentionCutoff(t, time.Now())))
 	if f.UntilMs > 0 {
-		where = append(where, "at < ?")
+		where = append(where, at+" < ?")
 		args = append(args, f.UntilMs)
 	}
 	limit := pageSize(f.Limit, DefaultHistoryLimit, MaxHistoryLimit)

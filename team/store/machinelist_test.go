@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -197,14 +198,17 @@ func TestMachineFiltersAndCounts(t *testing.T) {
 	})
 }
 
-// TestRecordMachinesConcurrently has two stores on one database (two
-// replicas) write the same machines at once, each batch in its own
-// shuffled order and with a machine twice: no write fails (row by row in
-// map order, PostgreSQL found deadlocks here), and every machine keeps
-// its newest report.
+// TestRecordMachinesConcurrently has writers write the same machines at
+// once, from two ends and with a machine twice in each batch, through two
+// stores on PostgreSQL (two replicas) and one on SQLite (one server's
+// database): no write fails (row by row in map order, PostgreSQL found
+// deadlocks here), and every machine keeps its newest report.
 func TestRecordMachinesConcurrently(t *testing.T) {
 	eachURL(t, func(t *testing.T, url string) {
-		stores := []Store{openT(t, url, Options{}), openT(t, url, Options{})}
+		stores := []Store{openT(t, url, Options{})}
+		if !strings.HasPrefix(url, "sqlite:") {
+			stores = append(stores, openT(t, url, Options{}))
+		}
 		ctx := context.Background()
 		team := mustTeam(t, stores[0], "platform")
 		const machines, writers, rounds = 2000, 4, 5
@@ -223,7 +227,7 @@ func TestRecordMachinesConcurrently(t *testing.T) {
 							LastSyncMs: int64(1000*(r+1) + w)})
 					}
 					batch = append(batch, MachineReport{TeamID: team.ID, MachineID: "m00000", Hostname: "older", LastSyncMs: 1})
-					if err := stores[w%2].RecordMachines(ctx, batch); err != nil {
+					if err := stores[w%len(stores)].RecordMachines(ctx, batch); err != nil {
 						t.Error(err)
 						return
 					}

@@ -10,24 +10,26 @@ import (
 // PruneDecisions deletes one chunk of decisions past their team's
 // retention, the oldest team first. Each team's chunk is its own short
 // write: on SQLite the writer is free between them.
-func (s *sqlStore) PruneDecisions(ctx context.Context, limit int) (int, error) {
+func (s *sqlStore) PruneDecisions(ctx context.Context, limit int) (Pruned, error) {
+	var p Pruned
 	if limit <= 0 {
-		return 0, nil
+		return p, nil
 	}
 	teams, err := s.ListTeams(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("prune decisions: %w", err)
+		return p, fmt.Errorf("prune decisions: %w", err)
 	}
 	now := time.Now()
-	deleted := 0
 	for _, t := range teams {
-		if deleted >= limit {
+		if p.Rows >= limit {
 			break
 		}
 		var n int64
+		var began time.Time
 		err := s.writeData(ctx, func(tx *sql.Tx) error {
+			began = time.Now()
 			res, err := tx.ExecContext(ctx, s.d.rebind(fmt.Sprintf(`DELETE FROM decisions WHERE id IN (
-				SELECT id FROM decisions WHERE team_id = ? AND at < ? LIMIT %d%s)`, limit-deleted, s.d.skipLocked)),
+				SELECT id FROM decisions WHERE team_id = ? AND at < ? LIMIT %d%s)`, limit-p.Rows, s.d.skipLocked)),
 				t.ID, RetentionCutoff(t, now))
 			if err != nil {
 				return err
@@ -36,11 +38,12 @@ func (s *sqlStore) PruneDecisions(ctx context.Context, limit int) (int, error) {
 			return err
 		})
 		if err != nil {
-			return deleted, fmt.Errorf("prune the decisions of team %d: %w", t.ID, err)
+			return p, fmt.Errorf("prune the decisions of team %d: %w", t.ID, err)
 		}
-		deleted += int(n)
+		p.Held = max(p.Held, time.Since(began))
+		p.Rows += int(n)
 	}
-	return deleted, nil
+	return p, nil
 }
 
 // ReclaimSpace runs SQLite's incremental vacuum for at most pages

@@ -35,8 +35,8 @@ func TestPruneDecisions(t *testing.T) {
 		}
 		add(old, 10*24*time.Hour, "old")
 		add(fresh, time.Hour, "new")
-		if n, err := s.PruneDecisions(ctx, 1000); err != nil || n != 0 {
-			t.Fatalf("pruned %d within the retention: %v", n, err)
+		if p, err := s.PruneDecisions(ctx, 1000); err != nil || p.Rows != 0 {
+			t.Fatalf("pruned %d within the retention: %v", p.Rows, err)
 		}
 		if _, err := s.SetTeamAudit(ctx, team.ID, true, 7); err != nil {
 			t.Fatal(err)
@@ -46,9 +46,13 @@ func TestPruneDecisions(t *testing.T) {
 		}
 		chunks, total := 0, 0
 		for {
-			n, err := s.PruneDecisions(ctx, 500)
+			p, err := s.PruneDecisions(ctx, 500)
 			if err != nil {
 				t.Fatal(err)
+			}
+			n := p.Rows
+			if n > 0 && p.Held <= 0 {
+				t.Fatalf("a chunk of %d held the database for %v", n, p.Held)
 			}
 			if n > 500 {
 				t.Fatalf("a chunk of 500 deleted %d", n)

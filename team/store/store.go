@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Store is the storage a team server needs. Implementations are safe for
@@ -103,10 +104,11 @@ type Store interface {
 	// first.
 	Decisions(ctx context.Context, f DecisionFilter) ([]Decision, error)
 	// PruneDecisions deletes at most limit decisions past their team's
-	// retention, in one short write, and returns how many it deleted:
-	// the caller repeats it, pausing between, until it returns 0, so
-	// that no other write waits long behind it.
-	PruneDecisions(ctx context.Context, limit int) (int, error)
+	// retention, in short writes, and says how many it deleted and how
+	// long its longest write held the database: the caller repeats it,
+	// pausing between, until it deletes none, sizing limit so that no
+	// other write waits long behind it.
+	PruneDecisions(ctx context.Context, limit int) (Pruned, error)
 	// ReclaimSpace gives at most pages of the file's free pages back to
 	// the file system, in one short write, and reports whether more are
 	// free: SQLite in incremental auto-vacuum mode; a no-op elsewhere
@@ -242,6 +244,14 @@ type MachineReport struct {
 	Agents            []string
 	TokenName         string
 	LastSyncMs        int64
+}
+
+// Pruned is what one call of PruneDecisions did.
+type Pruned struct {
+	Rows int
+	// Held is the longest time one of its writes held the database,
+	// from its first statement to its commit (not the wait before).
+	Held time.Duration
 }
 
 // MachineQuery selects one page of a team's machines; empty filters

@@ -24,7 +24,7 @@ const (
 	ScriptNameMax = 255
 )
 
-// Operating systems a hook may target: the names Cursor's API uses.
+// OperatingSystems are those a hook may target: the names Cursor's API uses.
 var OperatingSystems = []string{team.Windows, team.Macintosh, team.Linux}
 
 // ValidateHook checks a hook as the server receives it: a known step, a
