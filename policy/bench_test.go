@@ -66,6 +66,31 @@ func BenchmarkPolicyDecision(b *testing.B) {
 	}
 }
 
+// BenchmarkPolicyDecisionInRepo is the "repeated" decision with the
+// payload's cwd in a git repository (without push mappings): each
+// decision checks that the repository's configuration still maps no
+// push, from its files' stat.
+func BenchmarkPolicyDecisionInRepo(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("git is needed for a repository")
+	}
+	repo := b.TempDir()
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v: %s", err, out)
+	}
+	time.Sleep(2100 * time.Millisecond) // past the racy window of the files git wrote
+	dir := filepath.Dir(examplePath(b, "git.yaml"))
+	r := Runner{Fallback: &spy{}, Cache: &Cache{}}
+	req := benchRequest(b, dir, "agenthooks policy git.yaml", nil)
+	req.Payload = fmt.Appendf(nil, `{"conversation_id":"c0ffee00-1234-5678-9abc-def012345678","generation_id":"g-42","model":"claude-sonnet","hook_event_name":"beforeShellExecution","cursor_version":"1.7.2","workspace_roots":[%q],"user_email":"dev@example.com","transcript_path":null,"command":"git push origin main","cwd":%q,"sandbox":false}`, repo, repo)
+	for b.Loop() {
+		res := r.Run(context.Background(), req)
+		if res.Response == nil || res.Response.Permission != event.Deny {
+			b.Fatalf("result %+v", res)
+		}
+	}
+}
+
 // BenchmarkPolicyProcess is the same decision made by a spawned
 // `agenthooks policy git.yaml` process, as Cursor runs it and as the
 // engine's command runner does (directly: the command has no shell

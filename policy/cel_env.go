@@ -170,19 +170,19 @@ func celCommands(v ref.Val) ref.Val {
 const fnGitPush = "gitPush"
 
 // celGitPush is gitPush for a payload whose command line starts in dir
-// ("" unknown), run with env (nil: this process's). An answer that depends only on the line is kept with the
-// entry; one that read the repository's aliases is computed again, since
-// they may change between two decisions on the same line.
+// ("" unknown), run with env (nil: this process's). The answer is kept
+// with the line's entry and reused while what it rests on holds (the
+// directory, the repository's push mappings: see gitpush.Basis); one
+// that read the repository's aliases is computed again, since they may
+// change between two decisions on the same line.
 func celGitPush(ctx func() context.Context, env []string, dir string, v ref.Val) ref.Val {
 	if cv, ok := v.(*cmdVal); ok {
-		if p := cv.push.Load(); p != nil {
-			return *p
+		if k := cv.push.Load(); k != nil && k.basis.Holds(ctx, env, dir) {
+			return k.val
 		}
-		p, cacheable := gitpush.AnalyzeLine(ctx, env, cv.cmd, dir, cv.line)
+		p, basis := gitpush.AnalyzeLine(ctx, env, cv.cmd, dir, cv.line)
 		val := gitPushVal(p)
-		if cacheable {
-			cv.push.Store(&val)
-		}
+		cv.push.Store(&keptPush{val: val, basis: basis})
 		return val
 	}
 	c, err := commandFromVal(v)
@@ -191,6 +191,13 @@ func celGitPush(ctx func() context.Context, env []string, dir string, v ref.Val)
 	}
 	p, _ := gitpush.AnalyzeLine(ctx, env, &c, dir, gitpush.LineOf(c))
 	return gitPushVal(p)
+}
+
+// keptPush is gitPush's answer for an entry of commands(), and what it
+// rests on besides the line.
+type keptPush struct {
+	val   ref.Val
+	basis gitpush.Basis
 }
 
 func celNetHosts(v ref.Val) ref.Val {
@@ -222,7 +229,7 @@ type cmdVal struct {
 	cmd  *shellscan.Command
 	line *gitpush.Line // the line it is part of, which gitPush reads too
 
-	push      atomic.Pointer[ref.Val]
+	push      atomic.Pointer[keptPush]
 	hostsOnce sync.Once
 	hosts     ref.Val
 }

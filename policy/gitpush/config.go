@@ -67,29 +67,25 @@ type aliasEntry struct {
 type fileStamp struct {
 	path   string
 	exists bool
-	info   os.FileInfo
+	id     fileID
 }
 
 func stampOf(path string) fileStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{path: path}
-	}
-	return fileStamp{path: path, exists: true, info: fi}
+	id, ok := statID(path)
+	return fileStamp{path: path, exists: ok, id: id}
 }
 
 // same reports whether the file is as stamped and was not modified too
 // close to readAt to tell (see racyWindow).
 func (s fileStamp) same(readAt time.Time) bool {
-	now := stampOf(s.path)
-	if now.exists != s.exists {
+	id, ok := statID(s.path)
+	if ok != s.exists {
 		return false
 	}
-	if !s.exists {
+	if !ok {
 		return true
 	}
-	return os.SameFile(s.info, now.info) && s.info.ModTime().Equal(now.info.ModTime()) &&
-		s.info.Size() == now.info.Size() && readAt.Sub(now.info.ModTime()) > racyWindow
+	return s.id.sameAs(id) && readAt.Sub(id.modTime()) > racyWindow
 }
 
 // racyWindow is how long after a file's modification time its mtime and
@@ -105,16 +101,16 @@ var aliasCache = struct {
 
 // configured returns what the configuration for a command run at loc
 // with environ (nil: this process's) says (aliases, push mappings), read
-// once and cached; ok is false when it cannot be known.
-func configured(ctx context.Context, environ []string, loc gitLocation) (*aliasEntry, bool) {
-	env := gitEnvKey(environ)
+// once and cached; ok is false when it cannot be known. ctx is called
+// only when git must run: a cached answer makes no context.
+func configured(ctx func() context.Context, environ []string, loc gitLocation) (*aliasEntry, bool) {
 	aliasCache.Lock()
 	e := aliasCache.m[loc]
 	aliasCache.Unlock()
-	if e != nil && e.fresh(env) {
+	if e != nil && e.fresh(environ) {
 		return e, true
 	}
-	e, err := readAliases(ctx, environ, loc, env)
+	e, err := readAliases(ctx(), environ, loc, gitEnvKey(environ))
 	if err != nil {
 		return nil, false
 	}
@@ -127,8 +123,8 @@ func configured(ctx context.Context, environ []string, loc gitLocation) (*aliasE
 	return e, true
 }
 
-func (e *aliasEntry) fresh(env string) bool {
-	if e.env != env || time.Since(e.readAt) > aliasMaxAge {
+func (e *aliasEntry) fresh(environ []string) bool {
+	if time.Since(e.readAt) > aliasMaxAge || !sameGitEnv(environ, e.env) {
 		return false
 	}
 	for _, f := range e.files {
@@ -140,17 +136,53 @@ func (e *aliasEntry) fresh(env string) bool {
 }
 
 // gitEnvKey is environ's variables that select git's configuration
-// (nil: this process's).
+// (nil: this process's), sorted and joined by NULs.
 func gitEnvKey(environ []string) string {
 	var vars []string
 	for _, kv := range settings.Environ(environ) {
-		name, _, _ := strings.Cut(kv, "=")
-		if gitEnvVar(name) {
+		if gitEnvEntry(kv) {
 			vars = append(vars, kv)
 		}
 	}
 	slices.Sort(vars)
 	return strings.Join(vars, "\x00")
+}
+
+func gitEnvEntry(kv string) bool {
+	name, _, _ := strings.Cut(kv, "=")
+	return gitEnvVar(name)
+}
+
+// sameGitEnv reports whether gitEnvKey(environ) is key, without building
+// it: each decision on a repeated line asks. The entries are compared as
+// multisets (an environment may repeat a variable).
+func sameGitEnv(environ []string, key string) bool {
+	environ = settings.Environ(environ)
+	n := 0
+	for _, kv := range environ {
+		if !gitEnvEntry(kv) {
+			continue
+		}
+		n++
+		inEnv, inKey := 0, 0
+		for _, other := range environ {
+			if other == kv {
+				inEnv++
+			}
+		}
+		for k := range strings.SplitSeq(key, "\x00") {
+			if k == kv {
+				inKey++
+			}
+		}
+		if inEnv != inKey {
+			return false
+		}
+	}
+	if key == "" {
+		return n == 0
+	}
+	return n == strings.Count(key, "\x00")+1
 }
 
 // readAliases runs git for the configuration at loc and stamps the files

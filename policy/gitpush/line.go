@@ -69,12 +69,21 @@ func (li *Line) gitLine() *gitLine {
 	return li.git
 }
 
+// noGitEffect is the gitLine of a line that does nothing to git's
+// configuration, shared (it is never written): most lines.
+var noGitEffect = &gitLine{}
+
 func scanGitLine(li *shellscan.Line) *gitLine {
-	g := &gitLine{tainted: li.Writes || li.Touches}
+	g := gitLine{tainted: li.Writes || li.Touches}
 	for i := range li.Commands {
 		g.command(&li.Commands[i])
 	}
-	return g
+	if !g.tainted && !g.pushConfig && g.defs == nil {
+		return noGitEffect
+	}
+	p := new(gitLine)
+	*p = g
+	return p
 }
 
 // command notes what one command does to git's configuration.

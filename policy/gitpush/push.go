@@ -112,16 +112,17 @@ func AnalyzeIn(ctx context.Context, c shellscan.Command, s Scope) Push {
 // git variables choose the configuration git is asked for): the form to use when every command of one line is
 // read, since what the line does to git's configuration is computed once
 // for all of them. ctx gives the context that bounds the runs of git; it
-// is called only if git must run. cacheable is false when the answer
-// depends on more than the line (the configured aliases, programs on
-// disk), and so may change while the line does not.
-func AnalyzeLine(ctx func() context.Context, env []string, c *shellscan.Command, dir string, li *Line) (p Push, cacheable bool) {
+// is called only if git must run. basis is what the answer rests on
+// besides the line (the directory, the repository's configuration), so
+// that it may be kept with the line while basis.Holds.
+func AnalyzeLine(ctx func() context.Context, env []string, c *shellscan.Command, dir string, li *Line) (p Push, basis Basis) {
 	if !gitProgram(progName(c.Name)) {
-		return Push{}, true
+		return Push{}, Basis{}
 	}
 	r := &gitResolver{ctx: ctx, env: env, li: li}
 	p = r.command(c, dir, 0)
-	return p, !r.consulted
+	r.basis.dir = dir
+	return p, r.basis
 }
 
 // pushArgs reads push's options and operands, and gives the indexes of

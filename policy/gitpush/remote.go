@@ -1,9 +1,6 @@
 package gitpush
 
 import (
-	"errors"
-	"io/fs"
-	"os"
 	"strings"
 )
 
@@ -177,7 +174,8 @@ func runsCommand(kv string) bool {
 // `git config` of the line, or the repository's configuration (read as
 // the aliases are, cached). Without a directory the repository's
 // configuration is not known and is taken to set no push refspecs (see
-// docs/policies.md).
+// docs/policies.md). What the directory and the repository said is noted
+// in the resolver's basis, for Basis.Holds.
 func (r *gitResolver) pushConfigured(inv gitInv) bool {
 	if inv.pushConfig {
 		return true
@@ -187,13 +185,15 @@ func (r *gitResolver) pushConfigured(inv gitInv) bool {
 			return true
 		}
 	}
-	if inv.dir == "" || inv.noConfig {
-		return inv.noConfig
+	if inv.noConfig {
+		return true
 	}
-	r.consulted = true
-	if _, err := os.Stat(inv.dir); errors.Is(err, fs.ErrNotExist) {
-		return false // no repository there to configure a push (git fails there)
+	r.basis.dirUsed = true
+	if inv.dir == "" {
+		return false
 	}
-	e, ok := r.configured(gitLocation{dir: inv.dir, gitDir: inv.gitDir})
-	return !ok || e.pushConfig
+	loc := gitLocation{dir: inv.dir, gitDir: inv.gitDir}
+	configured := repoPushConfig(r.ctx, r.env, loc, r)
+	r.basis.note(pushCheck{loc: loc, configured: configured})
+	return configured
 }

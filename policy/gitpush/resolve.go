@@ -33,11 +33,11 @@ type gitResolver struct {
 	// li is the command's line: what it does to aliases is read from it
 	// only when an alias has to be looked up.
 	li *Line
-	// consulted is set once the answer depended on something outside the
-	// command line (the configured aliases, programs on disk): it cannot
-	// be kept with the line.
-	consulted bool
-	steps     int // expansions so far (maxAliasSteps)
+	// basis is what the answer rests on besides the line: its other is
+	// set once the answer depended on the configured aliases or the
+	// programs on disk, which Basis.Holds does not check.
+	basis Basis
+	steps int // expansions so far (maxAliasSteps)
 	// read keeps the configuration read during this analysis, so that
 	// the aliases and push mappings of one location are read once.
 	read map[gitLocation]*aliasEntry
@@ -48,7 +48,7 @@ func (r *gitResolver) configured(loc gitLocation) (*aliasEntry, bool) {
 	if e, ok := r.read[loc]; ok {
 		return e, e != nil
 	}
-	e, ok := configured(r.ctx(), r.env, loc)
+	e, ok := configured(r.ctx, r.env, loc)
 	if r.read == nil {
 		r.read = map[gitLocation]*aliasEntry{}
 	}
@@ -189,7 +189,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 	if gitKnown[sub] && !inv.execPathUnknown {
 		// Installed (as a builtin's dashed link, a script or a program
 		// in PATH), it runs before any alias of its name.
-		r.consulted = true
+		r.basis.other = true
 		if exists, known := externalExists(r.ctx(), r.env, sub); known && exists {
 			return Push{}
 		}
@@ -207,7 +207,7 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		return dynPush
 	}
 	if !gitKnown[sub] {
-		r.consulted = true
+		r.basis.other = true
 		exists, known := externalExists(r.ctx(), r.env, sub)
 		if inv.execPathUnknown || !known || exists {
 			return dynPush // git would run a program we cannot see, not the alias
@@ -235,7 +235,7 @@ func (r *gitResolver) candidates(name string, inv gitInv) ([]aliasDef, bool) {
 	}
 	// From here on the answer depends on the directory, and on the
 	// configuration: it is not kept with the line.
-	r.consulted = true
+	r.basis.other = true
 	var out []aliasDef
 	line := &gitLine{}
 	if r.li != nil {

@@ -1,0 +1,5 @@
+package gitpush
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_FSTATAT
