@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/agenthooks/agenthooks/internal/settings"
 )
 
 // The providers, as AGENTHOOKS_LLM_PROVIDER spells them.
@@ -144,7 +146,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg.KeyEnv = get(EnvAPIKeyEnv)
 	if cfg.KeyEnv == "" {
 		cfg.KeyEnv = defaultKeyEnv(cfg.Provider)
-	} else if !isVarName(cfg.KeyEnv) {
+	} else if !settings.IsVarName(cfg.KeyEnv) {
 		return Config{}, fmt.Errorf("%s: %q is not a variable name (fix: give the name of the variable that holds the key, e.g. OPENROUTER_API_KEY, not the key or $NAME)", EnvAPIKeyEnv, clip(cfg.KeyEnv, 3))
 	}
 	cfg.APIKey = Secret(strings.TrimSpace(getenv(cfg.KeyEnv)))
@@ -157,25 +159,10 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 // are the user's own). A host withholds the named variable from hooks:
 // it was set up for agenthooks alone.
 func ConfiguredKeyEnv(getenv func(string) string) string {
-	if k := strings.TrimSpace(getenv(EnvAPIKeyEnv)); isVarName(k) {
+	if k := strings.TrimSpace(getenv(EnvAPIKeyEnv)); settings.IsVarName(k) {
 		return k
 	}
 	return ""
-}
-
-// isVarName reports whether s is a portable environment variable name
-// ([A-Za-z_][A-Za-z0-9_]*). Anything else is most likely the key itself,
-// pasted where its variable's name belongs.
-func isVarName(s string) bool {
-	for i, r := range s {
-		switch {
-		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return s != ""
 }
 
 func defaultKeyEnv(provider string) string {

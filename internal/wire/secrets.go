@@ -25,7 +25,7 @@ func SecretNames(env []string) []string {
 	for i := len(env) - 1; i >= 0; i-- {
 		if v, ok := strings.CutPrefix(env[i], keyEnvVar+"="); ok {
 			switch v = strings.TrimSpace(v); {
-			case isVarName(v):
+			case settings.IsVarName(v):
 				names = append(names, v)
 			case v != "":
 				names = append(names, keyEnvVar)
@@ -52,18 +52,4 @@ func SplitSecrets(env []string) (rest, secrets []string) {
 		}
 	}
 	return rest, secrets
-}
-
-// isVarName reports whether s is a portable variable name, as the engine
-// reads AGENTHOOKS_LLM_API_KEY_ENV.
-func isVarName(s string) bool {
-	for i, r := range s {
-		switch {
-		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		case r >= '0' && r <= '9' && i > 0:
-		default:
-			return false
-		}
-	}
-	return s != ""
 }
