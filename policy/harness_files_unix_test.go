@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // rmForms are recursive deletions of a folder outside the workspace
@@ -34,9 +35,7 @@ const secretMarker = "harness-secret-marker"
 // the recording cat) without a denial. The lines are the grammar's, for
 // rm and cat.
 func TestFileHarness(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs several hundred command lines")
-	}
+	needs.Short(t, "the differential harness (several hundred command lines run for real)")
 	r := newRig(t)
 	rmPolicy, err := Load(examplePath(t, "rm.yaml"))
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // The differential harness runs command lines for real and holds the
@@ -45,14 +46,14 @@ func newRig(t testing.TB) *rig {
 	t.Helper()
 	realGit, err := exec.LookPath("git")
 	if err != nil {
-		t.Skip("git is not installed")
+		needs.Missing(t, "the differential harness needs git")
 	}
 	r := &rig{template: t.TempDir(), realGit: realGit}
 	seen := map[string]bool{}
 	for _, sh := range []string{"sh", "dash", "bash"} {
 		p, err := exec.LookPath(sh)
 		if err != nil {
-			t.Fatalf("%s is not installed (.ci/run installs it)", sh)
+			needs.Missing(t, "the differential harness runs every line under sh, dash and bash: install "+sh)
 		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
@@ -485,9 +486,7 @@ func caseLines(t testing.TB, name string) []string {
 // grammar's lines and the sessions for real, under git.yaml and the
 // no-push policy, and reports the tallies.
 func TestPushHarness(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs several hundred command lines")
-	}
+	needs.Short(t, "the differential harness (several hundred command lines run for real)")
 	h := newHarness(t)
 	for _, line := range caseLines(t, "git") {
 		h.async(t, false, line)
