@@ -52,45 +52,54 @@ func RunFilePaths(command, dir, root string) []string {
 	return paths
 }
 
-// maxFolderFiles bounds the files pinned for one folder a command names:
-// a hook that runs a package (python3 .cursor/guard) has a few; a word
-// that names a whole tree is not worth hashing at every load past this.
-const maxFolderFiles = 1000
+// maxFolderFiles and maxFolderBytes bound the files pinned for one
+// folder (a folder a command names, or one pinned whole because what runs
+// in it cannot be told): a hook that runs a package (python3 .cursor/guard)
+// has a few; a tree past these is not worth hashing at every load, and
+// the files past the bound are reported as not pinned (RunNote.Unpinned).
+const (
+	maxFolderFiles = 1000
+	maxFolderBytes = 64 << 20
+)
 
 // expandRunPath is what a word naming p runs or reads: p itself; for a
 // glob (.cursor/hooks/pre-*.sh), every path it matches inside root, so a
 // file a pull request adds to the match counts as added; for a folder
 // (python3 .cursor/guard), the files in it, so an edit to one counts as
 // changed. A glob with no match stays as written: a file that appears
-// there later counts as added too.
-func expandRunPath(p, root string) []string {
+// there later counts as added too. full names a folder whose files past
+// the bound are not pinned.
+func expandRunPath(p, root string) (paths []string, full []string) {
 	if alts := braces(p, 64); len(alts) > 1 {
 		// bash's {a,b}: each alternative is a word of its own.
-		var out []string
 		for _, a := range alts {
-			out = append(out, expandRunPath(a, root)...)
+			ps, fs := expandRunPath(a, root)
+			paths, full = append(paths, ps...), append(full, fs...)
 		}
-		return out
+		return paths, full
 	}
 	if strings.ContainsAny(p, "*?[") {
 		matches, err := filepath.Glob(p)
 		if err == nil && len(matches) > 0 {
-			var out []string
 			for _, m := range matches {
 				if within(root, m) {
-					out = append(out, expandRunPath(m, root)...)
+					ps, fs := expandRunPath(m, root)
+					paths, full = append(paths, ps...), append(full, fs...)
 				}
 			}
-			return out
+			return paths, full
 		}
 	}
 	fi, err := os.Stat(p)
 	if err != nil || !fi.IsDir() {
-		return []string{p}
+		return []string{p}, nil
 	}
-	var out []string
-	walkFiles(p, &out, 0)
-	return out
+	w := folderWalk{}
+	w.walk(p, 0)
+	if w.full {
+		full = []string{p}
+	}
+	return w.files, full
 }
 
 // braces expands bash's brace alternatives in s (a{b,c}d: abd, acd), to at
@@ -136,23 +145,49 @@ func braces(s string, limit int) []string {
 	return []string{s}
 }
 
-// walkFiles adds the files below dir to out, up to maxFolderFiles, and
-// goes into a linked folder as into its own (a package of code linked in
-// runs as if it were there), to a few links deep. The link itself is
-// listed too, so that pointing it elsewhere is a change.
-func walkFiles(dir string, out *[]string, links int) {
+// folderWalk gathers the files below a folder, up to maxFolderFiles and
+// maxFolderBytes; full reports that it stopped there.
+type folderWalk struct {
+	files []string
+	bytes int64
+	full  bool
+}
+
+// walk adds the files below dir, and goes into a linked folder as into
+// its own (a package of code linked in runs as if it were there), to a
+// few links deep. The link itself is listed too, so that pointing it
+// elsewhere is a change. A __pycache__ folder is left out: Python writes
+// it as it imports, so pinning it would stop the hook after its first run
+// (docs/cli.md says what this leaves open).
+func (w *folderWalk) walk(dir string, links int) {
 	_ = filepath.WalkDir(dir, func(f string, d fs.DirEntry, err error) error {
-		if err != nil || len(*out) >= maxFolderFiles {
+		if err != nil {
 			return filepath.SkipDir
 		}
+		if w.full {
+			return filepath.SkipAll
+		}
 		if d.IsDir() {
+			if d.Name() == "__pycache__" {
+				return filepath.SkipDir
+			}
 			return nil
 		}
-		*out = append(*out, f)
+		if len(w.files) >= maxFolderFiles {
+			w.full = true
+			return filepath.SkipAll
+		}
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			if w.bytes += info.Size(); w.bytes > maxFolderBytes {
+				w.full = true
+				return filepath.SkipAll
+			}
+		}
+		w.files = append(w.files, f)
 		if d.Type()&fs.ModeSymlink != 0 && links < 4 {
 			if fi, err := os.Stat(f); err == nil && fi.IsDir() {
 				// The separator makes the walk follow the link itself.
-				walkFiles(f+string(filepath.Separator), out, links+1)
+				w.walk(f+string(filepath.Separator), links+1)
 			}
 		}
 		return nil

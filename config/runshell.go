@@ -1,0 +1,135 @@
+package config
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
+)
+
+// shellScript pins what a shell script runs from the workspace, as
+// policy/shellscan reads it: the files it sources (`source f`, `. f`),
+// the workspace programs it runs (./x.sh, .cursor/hooks/y), the scripts it
+// hands to an interpreter (python3 x.py, node lib/z), and npm and make
+// runs; each followed in turn. Paths resolve from the hook's folder and
+// from the script's own (a script often cd's there first). A program, a
+// sourced file or a folder it runs in that is known only at run time
+// (`. "$(dirname "$0")/lib.sh"`, `$TOOL`, `cd "$x"`) pins the script's
+// whole folder instead, and says so. The script's data files (what it
+// reads or writes) are not pinned: only what it runs.
+func (r *resolver) shellScript(p string, depth int) {
+	data, ok := r.readScript(p)
+	if !ok {
+		return
+	}
+	scriptDir := filepath.Dir(p)
+	for _, c := range shellscan.Commands(string(data)) {
+		text := strings.TrimSpace(c.Text)
+		if c.Dynamic {
+			r.dynamic(p, "runs `"+text+"`, a program")
+			continue
+		}
+		bases := r.shellBases(c.Cwd, scriptDir)
+		switch {
+		case c.Name == "source" || c.Name == ".":
+			if len(c.Args) == 0 {
+				continue
+			}
+			if slices.Contains(c.DynamicArgs, 0) || bases == nil && !filepath.IsAbs(c.Args[0]) {
+				r.dynamic(p, "sources "+text+", a path")
+				continue
+			}
+			for _, b := range bases {
+				r.runPath(c.Args[0], b, langShell, depth)
+			}
+		case strings.ContainsAny(c.Path, `/\`):
+			if bases == nil && !filepath.IsAbs(c.Path) {
+				r.dynamic(p, "runs `"+text+"` from a folder")
+				continue
+			}
+			for _, b := range bases {
+				r.runPath(c.Path, b, "", depth)
+			}
+		default:
+			r.shellProgram(p, c, bases, depth)
+		}
+	}
+}
+
+// shellProgram follows a program a script runs by name: an interpreter's
+// script, npm and make.
+func (r *resolver) shellProgram(p string, c shellscan.Command, bases []string, depth int) {
+	base := programBase(c.Name)
+	lang := interpreterLang(base)
+	runs := lang != "" || base == "npm" || base == "pnpm" || base == "yarn" || base == "make" || base == "gmake"
+	if !runs {
+		return
+	}
+	if bases == nil || len(c.DynamicArgs) > 0 {
+		r.dynamic(p, "runs `"+strings.TrimSpace(c.Text)+"`, whose script or folder is")
+		return
+	}
+	for _, b := range bases {
+		switch {
+		case base == "npm" || base == "pnpm" || base == "yarn" || base == "bun":
+			r.npmRun(c.Args, b, depth+1)
+		case base == "make" || base == "gmake":
+			r.makefile(b, depth+1)
+		}
+		if lang == "" {
+			continue
+		}
+		run := scriptArg(lang, c.Args)
+		switch {
+		case lang == langPython:
+			r.python(run, b)
+		case run.script != "":
+			r.runPath(run.script, b, lang, depth)
+		case run.inline && lang != langShell:
+			r.dynamic(p, "runs "+base+" code given on its command line")
+		}
+	}
+}
+
+// shellBases are the folders a script's relative path may resolve from:
+// the hook's and the script's, moved by the command's cd; nil when a cd
+// went somewhere known only at run time.
+func (r *resolver) shellBases(cwd, scriptDir string) []string {
+	switch {
+	case cwd == "":
+		return nil
+	case filepath.IsAbs(cwd):
+		return []string{filepath.Clean(cwd)}
+	}
+	a, b := filepath.Join(r.dir, cwd), filepath.Join(scriptDir, cwd)
+	if a == b {
+		return []string{a}
+	}
+	return []string{a, b}
+}
+
+// runPath pins the workspace file a word names from dir and follows it in
+// lang (by its own extension or #! line when lang is "").
+func (r *resolver) runPath(word, dir, lang string, depth int) {
+	q, ok := r.inside(word, dir)
+	if !ok {
+		return
+	}
+	r.add(q)
+	if isNodeLang(lang) && filepath.Ext(q) == "" && !regularFile(q) {
+		for _, c := range r.nodeModule(q) {
+			r.follow(c, lang, depth)
+		}
+		return
+	}
+	if !regularFile(q) {
+		return
+	}
+	if lang == "" {
+		lang = fileLang(q)
+	}
+	if lang != "" {
+		r.follow(q, lang, depth)
+	}
+}
