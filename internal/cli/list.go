@@ -118,6 +118,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	defer closeEngine()
 	set := eng.Config()
 	problems := append(slices.Clip(set.Problems), config.MissingPrograms(set.FileHooks(), o.io.environ())...)
+	problems = append(problems, unsurePins(set.FileHooks())...)
 	if o.json {
 		return writeListJSON(o.io.Out, set, problems)
 	}
