@@ -24,13 +24,21 @@ func (r *resolver) shellScript(p string, depth int) {
 		return
 	}
 	scriptDir := filepath.Dir(p)
-	for _, c := range shellscan.Commands(string(data)) {
+	cmds := shellscan.Commands(string(data))
+	// The reading forgets the folder after a source (the sourced file may
+	// cd) and in a function; where neither the script nor what it sources
+	// changes folder at all, it is still the one the script started in.
+	stays := !r.changesFolder(cmds, scriptDir, true)
+	for _, c := range cmds {
 		text := strings.TrimSpace(c.Text)
 		if c.Dynamic {
 			r.dynamic(p, "runs `"+text+"`, a program")
 			continue
 		}
 		bases := r.shellBases(c.Cwd, scriptDir)
+		if bases == nil && stays {
+			bases = r.shellBases(".", scriptDir)
+		}
 		switch {
 		case c.Name == "source" || c.Name == ".":
 			if len(c.Args) == 0 {
@@ -55,6 +63,36 @@ func (r *resolver) shellScript(p string, depth int) {
 			r.shellProgram(p, c, bases, depth)
 		}
 	}
+}
+
+// changesFolder reports whether commands (and, with sources, the
+// workspace files they source by a literal path) may change the shell's
+// folder: a cd, pushd or popd, or a source of a path known only when it
+// runs.
+func (r *resolver) changesFolder(cmds []shellscan.Command, scriptDir string, sources bool) bool {
+	for _, c := range cmds {
+		switch c.Name {
+		case "cd", "pushd", "popd":
+			return true
+		case "source", ".":
+			if len(c.Args) == 0 {
+				continue
+			}
+			if slices.Contains(c.DynamicArgs, 0) || !sources {
+				return true
+			}
+			for _, b := range []string{r.dir, scriptDir} {
+				q, ok := r.inside(c.Args[0], b)
+				if !ok || !regularFile(q) {
+					continue
+				}
+				if data, ok := r.readScript(q); ok && r.changesFolder(shellscan.Commands(string(data)), scriptDir, false) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // shellProgram follows a program a script runs by name: an interpreter's
