@@ -31,6 +31,12 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 	if l.runFiles == nil {
 		l.runFiles = map[runFileKey]runFileVerdict{}
 	}
+	check := func(file string, present bool, sum [32]byte) (bool, string) {
+		return rt.CheckRunFile(f.Root, file, present, sum)
+	}
+	if c, ok := rt.(runFileChecker); ok {
+		check = c.RunFileChecker(f.Root)
+	}
 	var order []string                // failing files, in order of first use
 	stoppedBy := map[string][]*Hook{} // failing file → the hooks it stops
 	reasons := map[string]string{}    // failing file → why
@@ -42,7 +48,7 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 		// As Hook.RunFiles, with each file read once per load.
 		for _, p := range RunFilePaths(h.Command, h.Dir, h.Root) {
 			l.watch(p)
-			v := l.runFileVerdict(rt, f.Root, p)
+			v := l.runFileVerdict(check, f.Root, p)
 			if v.ok {
 				continue
 			}
@@ -70,9 +76,16 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 	return stopped
 }
 
-// runFileVerdict reads one file and asks the trust store about it, once
-// per load.
-func (l *loader) runFileVerdict(rt RunFileTrust, root, path string) runFileVerdict {
+// runFileChecker is a RunFileTrust that checks the files of one root for
+// one load more cheaply than CheckRunFile file by file (package trust's
+// Store resolves the root and each folder once).
+type runFileChecker interface {
+	RunFileChecker(root string) func(file string, present bool, sum [32]byte) (ok bool, reason string)
+}
+
+// runFileVerdict reads one file and asks the trust store about it (with
+// check), once per load.
+func (l *loader) runFileVerdict(check func(string, bool, [32]byte) (bool, string), root, path string) runFileVerdict {
 	k := runFileKey{root, path}
 	if v, ok := l.runFiles[k]; ok {
 		return v
@@ -82,7 +95,7 @@ func (l *loader) runFileVerdict(rt RunFileTrust, root, path string) runFileVerdi
 	if rf.Err != nil {
 		v.reason = fmt.Sprintf("cannot read %s to check it against the workspace's trust: %s", rf.Path, errText(rf.Err))
 	} else {
-		v.ok, v.reason = rt.CheckRunFile(root, rf.Path, rf.Present, rf.SHA256)
+		v.ok, v.reason = check(rf.Path, rf.Present, rf.SHA256)
 		if !v.ok && v.reason == "" {
 			v.reason = rf.Path + " is not trusted"
 		}

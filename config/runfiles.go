@@ -158,7 +158,8 @@ type folderWalk struct {
 // few links deep. The link itself is listed too, so that pointing it
 // elsewhere is a change. A __pycache__ folder is left out: Python writes
 // it as it imports, so pinning it would stop the hook after its first run
-// (docs/cli.md says what this leaves open).
+// (docs/cli.md says what this leaves open); so is .git, which every git
+// command writes and no hook runs.
 func (w *folderWalk) walk(dir string, links int) {
 	_ = filepath.WalkDir(dir, func(f string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -168,7 +169,7 @@ func (w *folderWalk) walk(dir string, links int) {
 			return filepath.SkipAll
 		}
 		if d.IsDir() {
-			if d.Name() == "__pycache__" {
+			if d.Name() == "__pycache__" || d.Name() == ".git" {
 				return filepath.SkipDir
 			}
 			return nil

@@ -203,12 +203,17 @@ func (r *resolver) follow(p, lang string, depth int) {
 // dynamic pins the whole folder of file in place of what file may run
 // that cannot be told, and says so.
 func (r *resolver) dynamic(file, why string) {
-	folder := filepath.Dir(file)
+	r.dynamicFolder(filepath.Dir(file), file+" "+why+", known only when it runs")
+}
+
+// dynamicFolder pins folder whole in place of what cannot be told, and
+// says so: what, then which folder.
+func (r *resolver) dynamicFolder(folder, what string) {
 	if !r.inWorkspace(folder) {
 		return
 	}
 	r.add(folder)
-	r.note(RunNote{Message: file + " " + why + ", known only when it runs: its folder " + folder + " is pinned instead, every file in it"})
+	r.note(RunNote{Message: what + ": its folder " + folder + " is pinned instead, every file in it"})
 }
 
 // readScript reads a file to find what it loads: a regular file of at

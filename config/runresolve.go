@@ -158,8 +158,8 @@ func (r *resolver) command(command, dir string, depth int) {
 			if _, seen := langOf[run.script]; !seen {
 				langOf[run.script] = lang
 			}
-		case run.inline && lang != "shell":
-			r.note(RunNote{Message: "`" + strings.TrimSpace(command) + "` runs " + base + " code given on its command line, which is not read for the files it loads: nothing is pinned in their place"})
+		case run.inline && lang != langShell:
+			r.dynamicFolder(dir, "`"+strings.TrimSpace(command)+"` runs "+base+" code given on its command line or standard input, which is not read for the files it loads")
 		}
 	}
 	for _, w := range words {

@@ -125,7 +125,7 @@ func (r *resolver) shellProgram(p string, c shellscan.Command, bases []string, d
 		case run.script != "":
 			r.runPath(run.script, b, lang, depth)
 		case run.inline && lang != langShell:
-			r.dynamic(p, "runs "+base+" code given on its command line")
+			r.dynamic(p, "runs "+base+" code given on its command line or standard input, which is not read for the files it loads")
 		}
 	}
 }
