@@ -60,6 +60,15 @@ func TestRunFileFollow(t *testing.T) {
 		"rb/lib/more.rb":  "",
 		"rb/extra.rb":     "",
 		"rbd/guard.rb":    "require name",
+		// Runners' own configuration and environments.
+		"bn/guard.ts":       "import './a.ts'",
+		"bn/a.ts":           "",
+		"bn/bunfig.toml":    "preload = [\"./setup.ts\"]",
+		"bn/setup.ts":       "",
+		"self/package.json": `{"name": "self-pkg", "exports": {"./x": "./x.js"}}`,
+		"self/hook.js":      "require('self-pkg/x')",
+		"self/x.js":         "",
+		".venv/bin/python":  "#!/bin/sh",
 		// A language whose loading is not read.
 		"pl/guard.pl": "use lib '.'; require Foo;",
 		"pl/Foo.pm":   "1;",
@@ -94,6 +103,7 @@ func TestRunFileFollow(t *testing.T) {
 		{"ruby rb/guard.rb", []string{"rb/lib/rules.rb", "rb/lib/more.rb", "rb/extra.rb"}, nil, nil},
 		{"ruby rbd/guard.rb", nil, nil, []string{"guard.rb uses require other than on a string literal"}},
 		{"perl pl/guard.pl", []string{"pl/Foo.pm"}, nil, []string{"guard.pl is run by an interpreter whose loading of other files is not read"}},
+		{"node self/hook.js", []string{"self/x.js", "self/package.json"}, nil, []string{"hook.js imports self-pkg/x, which " + p("self/package.json") + " may map to its own files"}},
 		{"cd mk && make check", []string{"mk/Makefile", "mk/run.sh"}, nil, nil},
 	}
 	for _, c := range cases {
@@ -121,8 +131,27 @@ func TestRunFileFollow(t *testing.T) {
 			}
 		}
 	}
+	// What runs code from an environment of the workspace is not pinned.
+	for _, cmd := range []string{"uv run py/guard.py", ".venv/bin/python py/guard.py", "npx eslint ."} {
+		_, notes := RunFileReport(cmd, root, root)
+		if !slices.ContainsFunc(notes, func(n RunNote) bool { return n.Unpinned }) {
+			t.Errorf("%s: no note says what it runs is not pinned: %v", cmd, notes)
+		}
+	}
+	// bun, from its folder: its bunfig.toml.
+	paths, notes := RunFileReport("bun guard.ts", p("bn"), root)
+	for _, w := range []string{"bn/bunfig.toml", "bn/setup.ts", "bn/a.ts", "bunfig.toml"} {
+		if !slices.Contains(paths, p(w)) {
+			t.Errorf("bun guard.ts: %s not pinned: %q", w, paths)
+		}
+	}
+	if !slices.ContainsFunc(notes, func(n RunNote) bool {
+		return strings.Contains(n.Message, "bunfig.toml may name files bun loads or runs first")
+	}) {
+		t.Errorf("bun guard.ts: no note on bunfig.toml's preload: %v", notes)
+	}
 	// make, from the Makefile's folder: its includes and their recipes.
-	paths, _ := RunFileReport("make check", p("mk"), root)
+	paths, _ = RunFileReport("make check", p("mk"), root)
 	for _, w := range []string{"mk/Makefile", "mk/rules.mk", "mk/run.sh", "mk/lint.sh"} {
 		if !slices.Contains(paths, p(w)) {
 			t.Errorf("make check: %s not pinned; pinned %q", w, paths)

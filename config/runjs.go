@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,24 @@ func (r *resolver) jsSpecifier(p, lang, spec string) {
 // deno may also map a bare specifier elsewhere (tsconfig paths, an
 // import map): for them it is dynamic too.
 func (r *resolver) jsPackage(p, lang, spec, name string) {
+	// The nearest package.json may name this very package, whose exports
+	// map the specifier to its own files (a self-reference).
+	for d := filepath.Dir(p); r.inWorkspace(d); d = filepath.Dir(d) {
+		pj := filepath.Join(d, "package.json")
+		r.add(pj)
+		if data, ok := r.readScript(pj); ok {
+			var pkg struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(data, &pkg) != nil || pkg.Name == name {
+				r.dynamic(p, "imports "+spec+", which "+pj+" may map to its own files")
+			}
+			break
+		}
+		if d == r.root {
+			break
+		}
+	}
 	for d := filepath.Dir(p); r.inWorkspace(d); d = filepath.Dir(d) {
 		nm := filepath.Join(d, "node_modules")
 		cand := filepath.Join(nm, filepath.FromSlash(name))

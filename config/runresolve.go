@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -146,9 +148,16 @@ func (r *resolver) command(command, dir string, depth int) {
 		case base == "bun":
 			r.npmRun(words[i+1:], dir, depth) // bun run NAME runs a package.json script too
 		}
+		r.runnerConfigs(base, dir)
+		if envRunners[base] && (base == "npx" || base == "bunx" || slices.Contains(words[i+1:], "run") || slices.Contains(words[i+1:], "exec")) {
+			r.envRunner(strings.TrimSpace(command), base)
+		}
 		lang := interpreterLang(base)
 		if lang == "" {
 			continue
+		}
+		if p, ok := r.inside(w, dir); ok && strings.ContainsAny(w, `/\`) {
+			r.note(RunNote{Unpinned: true, Message: p + " is an interpreter inside the workspace: what it loads from its own installation there (a virtual environment's site-packages, a package's dependencies) is not pinned"})
 		}
 		run := scriptArg(lang, words[i+1:])
 		switch {
@@ -355,6 +364,53 @@ func (r *resolver) makeRules(p, dir string, depth int) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// envRunners run code from an environment they install from the
+// workspace's own files (uv.lock, poetry.lock, node_modules): what runs is
+// not a file a command names.
+var envRunners = map[string]bool{"uv": true, "uvx": true, "poetry": true, "pipenv": true, "pdm": true, "hatch": true,
+	"rye": true, "conda": true, "pixi": true, "npx": true, "bunx": true, "bundle": true}
+
+// envRunner says that command runs base's environment, which is not
+// pinned.
+func (r *resolver) envRunner(command, base string) {
+	r.note(RunNote{Unpinned: true, Message: "`" + command + "` runs " + base + ", which runs code from an environment it installs from the workspace's own files (a lock file, node_modules, a virtual environment): that code is not pinned"})
+}
+
+// runnerConfigFiles are the files a runner reads from its folder, or one
+// above it, that may change what it runs: bunfig.toml's preload, deno's
+// import map, ts-node's require, .npmrc's node-options, .yarnrc.yml's
+// yarnPath.
+var runnerConfigFiles = map[string][]string{
+	"bun": {"bunfig.toml"}, "bunx": {"bunfig.toml"}, "deno": {"deno.json", "deno.jsonc"},
+	"tsx": {"tsconfig.json"}, "ts-node": {"tsconfig.json"},
+	"npm": {".npmrc"}, "npx": {".npmrc"}, "pnpm": {".npmrc"}, "yarn": {".npmrc", ".yarnrc", ".yarnrc.yml"},
+}
+
+// runnerConfigNames are the keys of those files that name code to run.
+var runnerConfigNames = regexp.MustCompile(`(?i)preload|require|import|node-options|loader|yarnPath|plugins|compilerOptions\W+paths|\bpaths\b`)
+
+// runnerConfigs pins the configuration files runner base reads, from dir
+// up to the workspace root (absent ones as absent: one added is a
+// change); one that names code to run pins its folder instead.
+func (r *resolver) runnerConfigs(base, dir string) {
+	names := runnerConfigFiles[base]
+	if len(names) == 0 {
+		return
+	}
+	for d := dir; r.inWorkspace(d); d = filepath.Dir(d) {
+		for _, n := range names {
+			p := filepath.Join(d, n)
+			r.add(p)
+			if data, ok := r.readScript(p); ok && runnerConfigNames.Match(data) {
+				r.dynamic(p, "may name files "+base+" loads or runs first")
+			}
+		}
+		if d == r.root {
+			break
 		}
 	}
 }

@@ -99,6 +99,12 @@ func (r *resolver) changesFolder(cmds []shellscan.Command, scriptDir string, sou
 // script, npm and make.
 func (r *resolver) shellProgram(p string, c shellscan.Command, bases []string, depth int) {
 	base := programBase(c.Name)
+	for _, b := range bases {
+		r.runnerConfigs(base, b)
+	}
+	if envRunners[base] {
+		r.envRunner(strings.TrimSpace(c.Text), base)
+	}
 	lang := interpreterLang(base)
 	runs := lang != "" || base == "npm" || base == "pnpm" || base == "yarn" || base == "make" || base == "gmake"
 	if !runs {
