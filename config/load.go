@@ -236,6 +236,12 @@ func (l *loader) unreadableTrust(f *File, err error) {
 // watch records path and its missing parents up to the first existing one.
 func (l *loader) watch(path string) {
 	l.addWatch(path)
+	l.watchParents(path)
+}
+
+// watchParents records the folder of path, and its missing parents up to
+// the first existing one: what changes when a file appears at path.
+func (l *loader) watchParents(path string) {
 	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
 		l.addWatch(d)
 		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {

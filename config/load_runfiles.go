@@ -10,8 +10,9 @@ type runFileKey struct{ root, path string }
 
 // runFileVerdict is CheckRunFile's answer for one file.
 type runFileVerdict struct {
-	ok     bool
-	reason string
+	ok      bool
+	reason  string
+	present bool // something is at the path (a file, a folder, a link)
 }
 
 // checkRunFiles checks the files that the hooks of a trusted project file
@@ -47,8 +48,14 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 		}
 		// As Hook.RunFiles, with each file read once per load.
 		for _, p := range RunFilePaths(h.Command, h.Dir, h.Root) {
-			l.watch(p)
 			v := l.runFileVerdict(check, f.Root, p)
+			if v.present {
+				l.watch(p)
+			} else {
+				// A file appearing changes its folder: watching that
+				// is enough, and a stat less per step.
+				l.watchParents(p)
+			}
 			if v.ok {
 				continue
 			}
@@ -91,7 +98,7 @@ func (l *loader) runFileVerdict(check func(string, bool, [32]byte) (bool, string
 		return v
 	}
 	rf := readRunFile(path)
-	var v runFileVerdict
+	v := runFileVerdict{present: rf.Present || rf.Err != nil}
 	if rf.Err != nil {
 		v.reason = fmt.Sprintf("cannot read %s to check it against the workspace's trust: %s", rf.Path, errText(rf.Err))
 	} else {

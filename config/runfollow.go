@@ -106,8 +106,12 @@ type scriptRun struct {
 }
 
 // valueOpts are the short options of each language that take a value
-// (which is not the script).
-var valueOpts = map[string]string{langPython: "WXQ", langNode: "r", langJS: "r", langRuby: "IrCxE", langShell: "oO"}
+// (which is not the script); codeOpts those that take code instead of a
+// script.
+var (
+	valueOpts = map[string]string{langPython: "WXQ", langNode: "r", langJS: "r", langRuby: "IrCxE", langShell: "oO"}
+	codeOpts  = map[string]string{langPython: "c", langNode: "ep", langJS: "ep", langRuby: "e", langShell: "c", langOther: "erE"}
+)
 
 // scriptArg reads an interpreter's arguments: the first that is no
 // option is its script.
@@ -119,58 +123,53 @@ func scriptArg(lang string, args []string) scriptRun {
 		case a == "--":
 			if i+1 < len(args) {
 				run.script = args[i+1]
+				return run
 			}
+		case a == "-":
+			run.inline = true // the script is standard input
 			return run
-		case a == "-" || !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
-			if a == "-" || lang == langJS && (a == "run" || a == "x" || a == "exec") {
-				if a == "-" {
-					run.inline = true
-					return run
-				}
-				continue
-			}
+		case lang == langJS && (a == "run" || a == "x" || a == "exec"):
+			// bun run FILE, deno run FILE
+		case !strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "+"):
 			run.script = a
 			return run
 		case strings.HasPrefix(a, "--"):
-			if name, _, eq := strings.Cut(a[2:], "="); !eq {
-				switch name {
-				case "require", "import", "loader", "experimental-loader", "eval", "print":
-					if name == "eval" || name == "print" {
-						run.inline = true
-						return run
-					}
-					i++ // the next word is the option's value
-				}
+			name, _, eq := strings.Cut(a[2:], "=")
+			switch {
+			case eq:
+			case name == "eval" || name == "print" || name == "command":
+				run.inline = true
+				return run
+			case name == "require" || name == "import" || name == "loader" || name == "experimental-loader":
+				i++ // the next word is the option's value
 			}
 		default:
 			for j := 1; j < len(a); j++ {
 				c := a[j]
-				if lang == langPython && (c == 'I' || c == 'P') {
+				switch {
+				case lang == langPython && (c == 'I' || c == 'P'):
 					run.isolated = true
-				}
-				if lang == langPython && c == 'm' {
+				case lang == langPython && c == 'm':
 					if j+1 < len(a) {
 						run.module = a[j+1:]
 					} else if i+1 < len(args) {
 						run.module = args[i+1]
 					}
 					return run
-				}
-				if c == 'c' || c == 'e' && lang != langPython || c == 'p' && isNodeLang(lang) {
+				case strings.IndexByte(codeOpts[lang], c) >= 0:
 					run.inline = true
 					return run
-				}
-				if strings.IndexByte(valueOpts[lang], c) >= 0 {
+				case strings.IndexByte(valueOpts[lang], c) >= 0:
 					if j == len(a)-1 {
 						i++ // the value is the next word
 					}
-					break
+					j = len(a) // the rest of the word is the value
 				}
 			}
 		}
 	}
 	// No script: the interpreter reads its standard input.
-	run.inline = lang != langPython || run.module == ""
+	run.inline = true
 	return run
 }
 

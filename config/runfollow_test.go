@@ -196,3 +196,29 @@ func FuzzJSSpecifiers(f *testing.F) {
 		}
 	})
 }
+
+// TestScriptArg: the script an interpreter runs, past its options.
+func TestScriptArg(t *testing.T) {
+	for _, c := range []struct {
+		lang string
+		args []string
+		want scriptRun
+	}{
+		{langShell, []string{"-e", "x.sh"}, scriptRun{script: "x.sh"}},
+		{langShell, []string{"-o", "pipefail", "x.sh"}, scriptRun{script: "x.sh"}},
+		{langShell, []string{"-c", "echo"}, scriptRun{inline: true}},
+		{langNode, []string{"--require", "./r.js", "g.js"}, scriptRun{script: "g.js"}},
+		{langNode, []string{"-e", "1"}, scriptRun{inline: true}},
+		{langJS, []string{"run", "-A", "g.ts"}, scriptRun{script: "g.ts"}},
+		{langPython, []string{"-IB", "g.py"}, scriptRun{script: "g.py", isolated: true}},
+		{langPython, []string{"-W", "ignore", "-m", "a.b"}, scriptRun{module: "a.b"}},
+		{langPython, []string{"-ma.b"}, scriptRun{module: "a.b"}},
+		{langPython, nil, scriptRun{inline: true}},
+		{langRuby, []string{"-I", "lib", "g.rb"}, scriptRun{script: "g.rb"}},
+		{langRuby, []string{"-Ilib", "g.rb"}, scriptRun{script: "g.rb"}},
+	} {
+		if got := scriptArg(c.lang, c.args); got != c.want {
+			t.Errorf("%s %q: %+v, want %+v", c.lang, c.args, got, c.want)
+		}
+	}
+}

@@ -161,6 +161,12 @@ func jsCode(p string) bool {
 // when it also loads something it names otherwise, why.
 func jsSpecifiers(src []byte) (specs []string, why string) {
 	l := jsLexer{src: src}
+	if len(src) > 1 && src[0] == '#' && src[1] == '!' {
+		// The #! line is the program's, not code.
+		for l.i < len(src) && src[l.i] != '\n' {
+			l.i++
+		}
+	}
 	l.run(false)
 	if l.bad {
 		return nil, "cannot be read to its end (an unterminated string, comment or template)"
