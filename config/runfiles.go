@@ -43,10 +43,14 @@ type RunFile struct {
 // by the command (.cursor/hooks/x.sh, ./hooks/x.sh, bun run
 // .cursor/hooks/t.ts, python3 hooks/g.py), a policy of `agenthooks policy
 // .cursor/policies/p.yaml` and a file given as an argument or redirected
-// in (< rules.txt) are pinned; a file a script reads without the command
-// naming it is not. What interpreters resolve a word to is pinned too
-// (runresolve.go): node's guard.js for `node guard`, python -m's module,
-// a script's sources, npm scripts and Makefile recipes.
+// in (< rules.txt) are pinned; a data file a script reads without the
+// command naming it is not. What interpreters resolve a word to is pinned
+// too (runresolve.go): node's guard.js for `node guard`, python -m's
+// module, npm scripts and Makefile recipes; and so is what each file that
+// runs loads in turn (runfollow.go): a Node require, the modules on
+// Python's sys.path, a shell script's sources and the scripts it runs, a
+// Ruby require_relative, or the file's whole folder where that cannot be
+// told.
 func RunFilePaths(command, dir, root string) []string {
 	paths, _ := RunFileReport(command, dir, root)
 	return paths

@@ -176,12 +176,7 @@ func scriptArg(lang string, args []string) scriptRun {
 // follow reads a file the hook runs, in its language, for the files it
 // loads in turn, and pins them.
 func (r *resolver) follow(p, lang string, depth int) {
-	if r.followed[p] {
-		return
-	}
-	r.followed[p] = true
-	if len(r.followed) > maxFollowed {
-		r.note(RunNote{Unpinned: true, Message: "more than " + itoa(maxFollowed) + " files follow from what the hook runs: " + p + " and those it loads are not read, so a file only they load is not pinned"})
+	if !r.first(p) {
 		return
 	}
 	switch lang {
@@ -197,6 +192,20 @@ func (r *resolver) follow(p, lang string, depth int) {
 	case langOther:
 		r.dynamic(p, "is run by an interpreter whose loading of other files is not read")
 	}
+}
+
+// first reports whether p is to be read now: not read before, and within
+// maxFollowed files (past it, it says that what p loads is not pinned).
+func (r *resolver) first(p string) bool {
+	if r.followed[p] {
+		return false
+	}
+	r.followed[p] = true
+	if len(r.followed) > maxFollowed {
+		r.note(RunNote{Unpinned: true, Message: "more than " + itoa(maxFollowed) + " files follow from what the hook runs: " + p + " and those it loads are not read, so a file only they load is not pinned"})
+		return false
+	}
+	return true
 }
 
 // dynamic pins the whole folder of file in place of what file may run

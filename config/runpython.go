@@ -100,15 +100,9 @@ func (r *resolver) pythonPath(dir string) {
 
 // followPy reads a Python module pinned as part of a folder, once.
 func (r *resolver) followPy(p string) {
-	if r.followed[p] {
-		return
+	if r.first(p) {
+		r.pyFile(p)
 	}
-	r.followed[p] = true
-	if len(r.followed) > maxFollowed {
-		r.note(RunNote{Unpinned: true, Message: "more than " + itoa(maxFollowed) + " files follow from what the hook runs: " + p + " and those it loads are not read, so a file only they load is not pinned"})
-		return
-	}
-	r.pyFile(p)
 }
 
 // pyIdentifier reports a name Python can import.
