@@ -110,7 +110,11 @@ type scriptRun struct {
 // script.
 var (
 	valueOpts = map[string]string{langPython: "WXQ", langNode: "r", langJS: "r", langRuby: "IrCxE", langShell: "oO"}
-	codeOpts  = map[string]string{langPython: "c", langNode: "ep", langJS: "ep", langRuby: "e", langShell: "c", langOther: "erE"}
+	codeOpts  = map[string]string{langPython: "c", langNode: "ep", langJS: "ep", langRuby: "e", langShell: "c"}
+	// otherCodeOpts are the options by which perl, php, lua, pwsh and
+	// the like take code rather than a script.
+	otherCodeOpts = map[string]bool{"-e": true, "-E": true, "-r": true, "-c": true, "-Command": true, "-command": true,
+		"-EncodedCommand": true, "-encodedcommand": true, "-ec": true}
 )
 
 // scriptArg reads an interpreter's arguments: the first that is no
@@ -142,6 +146,13 @@ func scriptArg(lang string, args []string) scriptRun {
 				return run
 			case name == "require" || name == "import" || name == "loader" || name == "experimental-loader":
 				i++ // the next word is the option's value
+			}
+		case lang == langOther:
+			// Other programs' options are not known one by one (pwsh's
+			// -File, -NoProfile): only their usual code options count.
+			if otherCodeOpts[a] {
+				run.inline = true
+				return run
 			}
 		default:
 			for j := 1; j < len(a); j++ {

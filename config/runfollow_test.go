@@ -15,7 +15,7 @@ func TestRunFileFollow(t *testing.T) {
 	files := map[string]string{
 		// Node: literal specifiers, followed; code in comments, strings
 		// and regular expressions is not code.
-		"n/guard.js": "// require(x) in a comment loads nothing\nconst a = require('./a');\nconst q = \"require(y)\";\nconst re = /'/;\nimport('./c.mjs');\nimport d from \"./d\";\n" +
+		"n/guard.js": "// require(x) in a comment loads nothing\nif (require.main === module) {}\nconst a = require('./a');\nconst q = \"require(y)\";\nconst re = /'/;\nimport('./c.mjs');\nimport d from \"./d\";\n" +
 			"export * from './e.cjs';\nconst t = `plain ${1 + 1}`;\nrequire('fs'); require('node:path');\n",
 		"n/a.js":        "module.exports = require('../shared/b.json');",
 		"shared/b.json": "{}",
@@ -216,6 +216,8 @@ func TestScriptArg(t *testing.T) {
 		{langPython, nil, scriptRun{inline: true}},
 		{langRuby, []string{"-I", "lib", "g.rb"}, scriptRun{script: "g.rb"}},
 		{langRuby, []string{"-Ilib", "g.rb"}, scriptRun{script: "g.rb"}},
+		{langOther, []string{"-NoProfile", "-File", "g.ps1"}, scriptRun{script: "g.ps1"}},
+		{langOther, []string{"-e", "print 1"}, scriptRun{inline: true}},
 	} {
 		if got := scriptArg(c.lang, c.args); got != c.want {
 			t.Errorf("%s %q: %+v, want %+v", c.lang, c.args, got, c.want)

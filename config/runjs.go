@@ -190,7 +190,9 @@ func jsSpecifiers(src []byte) (specs []string, why string) {
 			switch {
 			case at(k+1, 'p', "(") && at(k+2, 's', "") && at(k+3, 'p', ")"):
 				specs = append(specs, toks[k+2].text)
-			case at(k+1, 'p', ".") && at(k+2, 'i', "resolve"):
+			case at(k+1, 'p', ".") && (at(k+2, 'i', "resolve") || at(k+2, 'i', "main")):
+				// require.resolve names a path; require.main is the entry
+				// module: neither loads a file.
 			default:
 				dynamic("uses require other than on a string literal")
 			}
