@@ -56,6 +56,23 @@ func RunFilePaths(command, dir, root string) []string {
 	return paths
 }
 
+// CommandFiles returns the paths inside root that the words of a command
+// run from dir name themselves (globs and folders expanded), without what
+// interpreters resolve them to or what those files load: what a command
+// names, for a caller that wants its script (a team hook's one file).
+func CommandFiles(command, dir, root string) []string {
+	if root == "" {
+		return nil
+	}
+	r := newResolver(dir, root)
+	for _, w := range commandWords(command, r.root) {
+		if p, ok := r.inside(w, dir); ok {
+			r.add(p)
+		}
+	}
+	return r.paths
+}
+
 // maxFolderFiles and maxFolderBytes bound the files pinned for one
 // folder (a folder a command names, or one pinned whole because what runs
 // in it cannot be told): a hook that runs a package (python3 .cursor/guard)

@@ -67,9 +67,13 @@ func RunFileReport(command, dir, root string) (paths []string, notes []RunNote) 
 	if root == "" || strings.TrimSpace(command) == "" {
 		return nil, nil
 	}
-	r := &resolver{dir: dir, root: filepath.Clean(root), seen: map[string]bool{}, followed: map[string]bool{}, noted: map[string]bool{}}
+	r := newResolver(dir, root)
 	r.command(command, dir, 0)
 	return r.paths, r.notes
+}
+
+func newResolver(dir, root string) *resolver {
+	return &resolver{dir: dir, root: filepath.Clean(root), seen: map[string]bool{}, followed: map[string]bool{}, noted: map[string]bool{}}
 }
 
 // add pins p (a clean absolute path inside root), with what a folder or
