@@ -224,3 +224,17 @@ func TestScriptArg(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandFiles: the files a command names itself, not what they load.
+func TestCommandFiles(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "hooks", "a.py"), "import b")
+	writeFile(t, filepath.Join(root, "hooks", "b.py"), "")
+	got := CommandFiles("python3 hooks/a.py", root, root)
+	if !slices.Contains(got, filepath.Join(root, "hooks", "a.py")) || slices.Contains(got, filepath.Join(root, "hooks", "b.py")) {
+		t.Errorf("CommandFiles = %q, want hooks/a.py and not hooks/b.py", got)
+	}
+	if !slices.Contains(RunFilePaths("python3 hooks/a.py", root, root), filepath.Join(root, "hooks", "b.py")) {
+		t.Error("RunFilePaths does not pin the sibling module")
+	}
+}
