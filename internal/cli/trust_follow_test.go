@@ -149,7 +149,7 @@ func TestTrustFollowsWhatScriptsLoad(t *testing.T) {
 		}, ".cursor/hooks/lib.sh"},
 		{"ruby require_relative", "ruby", "ruby .cursor/hooks/guard.rb", map[string]string{
 			".cursor/hooks/guard.rb":     "require 'json'\nrequire_relative 'lib/rules'\nputs Rules.decide(JSON.parse($stdin.read))\n",
-			".cursor/hooks/lib/rules.rb": "module Rules\n  def self.decide(p) = p['command'].include?('curl') ? '" + deny + "' : '{}'\nend\n",
+			".cursor/hooks/lib/rules.rb": "module Rules\n  def self.decide(p)\n    p['command'].include?('curl') ? '" + deny + "' : '{}'\n  end\nend\n",
 		}, ".cursor/hooks/lib/rules.rb"},
 	}
 	for _, c := range cases {
