@@ -220,9 +220,9 @@ func (r *resolver) first(p string) bool {
 }
 
 // dynamic pins the whole folder of file in place of what file may run
-// that cannot be told, and says so.
+// that cannot be told, and says so: why completes the sentence "file …".
 func (r *resolver) dynamic(file, why string) {
-	r.dynamicFolder(filepath.Dir(file), file+" "+why+", known only when it runs")
+	r.dynamicFolder(filepath.Dir(file), file+" "+why)
 }
 
 // dynamicFolder pins folder whole in place of what cannot be told, and

@@ -99,7 +99,7 @@ func TestRunFileFollow(t *testing.T) {
 		{"python3 -I py/guard.py", []string{"py/guard.py"}, []string{"py/json.py", "py/helpers.py"}, nil},
 		{"python3 pyd/guard.py", []string{"pyd/other.py"}, nil, []string{"guard.py uses subprocess"}},
 		{"sh shs/guard.sh", []string{"shs/lib.sh", "shs/tool.sh", "shs/task.py", "shs/mod.js", "shs/mod2.js"}, []string{"shs/data.txt"}, nil},
-		{"sh shd/guard.sh", []string{"shd/other"}, nil, []string{"guard.sh runs `$TOOL --check`, a program, known only when it runs"}},
+		{"sh shd/guard.sh", []string{"shd/other"}, nil, []string{"guard.sh runs `$TOOL --check`, code or a program known only when it runs"}},
 		{"ruby rb/guard.rb", []string{"rb/lib/rules.rb", "rb/lib/more.rb", "rb/extra.rb"}, nil, nil},
 		{"ruby rbd/guard.rb", nil, nil, []string{"guard.rb uses require other than on a string literal"}},
 		{"perl pl/guard.pl", []string{"pl/Foo.pm"}, nil, []string{"guard.pl is run by an interpreter whose loading of other files is not read"}},

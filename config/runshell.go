@@ -32,7 +32,7 @@ func (r *resolver) shellScript(p string, depth int) {
 	for _, c := range cmds {
 		text := strings.TrimSpace(c.Text)
 		if c.Dynamic {
-			r.dynamic(p, "runs `"+text+"`, a program")
+			r.dynamic(p, "runs `"+text+"`, code or a program known only when it runs")
 			continue
 		}
 		bases := r.shellBases(c.Cwd, scriptDir)
@@ -45,7 +45,7 @@ func (r *resolver) shellScript(p string, depth int) {
 				continue
 			}
 			if slices.Contains(c.DynamicArgs, 0) || bases == nil && !filepath.IsAbs(c.Args[0]) {
-				r.dynamic(p, "sources "+text+", a path")
+				r.dynamic(p, "sources "+text+", a path known only when it runs")
 				continue
 			}
 			for _, b := range bases {
@@ -53,7 +53,7 @@ func (r *resolver) shellScript(p string, depth int) {
 			}
 		case strings.ContainsAny(c.Path, `/\`):
 			if bases == nil && !filepath.IsAbs(c.Path) {
-				r.dynamic(p, "runs `"+text+"` from a folder")
+				r.dynamic(p, "runs `"+text+"` from a folder known only when it runs")
 				continue
 			}
 			for _, b := range bases {
@@ -111,7 +111,7 @@ func (r *resolver) shellProgram(p string, c shellscan.Command, bases []string, d
 		return
 	}
 	if bases == nil || len(c.DynamicArgs) > 0 {
-		r.dynamic(p, "runs `"+strings.TrimSpace(c.Text)+"`, whose script or folder is")
+		r.dynamic(p, "runs `"+strings.TrimSpace(c.Text)+"`, whose script or folder is known only when it runs")
 		return
 	}
 	for _, b := range bases {

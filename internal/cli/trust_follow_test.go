@@ -201,7 +201,7 @@ func TestTrustPinsFolderOfComputedRequire(t *testing.T) {
 	// validate warns (the folder stands in for what it cannot tell) and
 	// fails on the edit.
 	stdout, _, code := w.agenthooks("", "validate", "-w", w.root)
-	if code != 1 || !strings.Contains(stdout, "warning: beforeShellExecution[0]: runs a file trust cannot pin by itself") {
+	if code != 1 || !strings.Contains(stdout, "warning: beforeShellExecution[0]: runs a file trust cannot name") {
 		t.Errorf("validate exited %d:\n%s", code, stdout)
 	}
 }

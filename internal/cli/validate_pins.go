@@ -22,7 +22,7 @@ func unsurePins(hooks []*config.Hook) []config.Problem {
 		_, notes := config.RunFileReport(h.Command, h.Dir, h.Root)
 		for _, n := range notes {
 			p := config.Problem{File: h.File, Severity: config.Warning,
-				Message: fmt.Sprintf("%s[%d]: runs a file trust cannot pin by itself: %s", h.Step, h.Index, n.Message),
+				Message: fmt.Sprintf("%s[%d]: runs a file trust cannot name: %s", h.Step, h.Index, n.Message),
 				Fix:     "load files by literal relative paths (require('./lib'), source .cursor/hooks/lib.sh) so that each is pinned by itself"}
 			if n.Unpinned {
 				p.Severity = config.Error
