@@ -27,11 +27,16 @@ type Locations struct {
 	// WorkspaceRoots are the open workspace folders, in order; each may
 	// hold project hooks in <root>/.cursor/hooks.json.
 	WorkspaceRoots []string
-	// SkipSettings leaves out other agents' settings files, which are
-	// otherwise read after Cursor's (every Settings defined in the
-	// process, DefineSettings): for a host that is that agent, or that
-	// reads them itself (GitHub Copilot CLI reads Claude Code's), running
-	// them again here would run them twice.
+	// Settings are the other agents' settings files that are sources,
+	// ranked after Cursor's in this order (NewSources): the registry's
+	// list, agents.Settings, which a host fills in. They are read after
+	// Cursor's files; nil is Cursor's sources alone.
+	Settings []*Settings
+	// SkipSettings leaves some of Settings unread: for a host that is that
+	// agent, or that reads them itself (GitHub Copilot CLI reads Claude
+	// Code's), running them again here would run them twice. They stay
+	// sources all the same: a stored session still names them, and their
+	// agents' variables are still refused from a session (Sources).
 	SkipSettings []*Settings
 }
 

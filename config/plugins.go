@@ -62,7 +62,7 @@ func (l *loader) loadPlugin(s *Settings, f *File, root string) {
 		l.set.Problems = append(l.set.Problems, p)
 		return
 	}
-	pf := s.Format.Parse(path, data, f.Source, f.Dir, f.Root)
+	pf := l.set.Sources.Parse(path, data, f.Source, f.Dir, f.Root)
 	pf.Trusted, pf.TrustReason = f.Trusted, f.TrustReason
 	for _, h := range pf.Hooks {
 		h.Vars = append(h.Vars, s.Plugins.RootVar+"="+root)

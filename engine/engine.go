@@ -74,6 +74,10 @@ type Engine struct {
 	ring audit.Ring
 	// rootsJSON is workspace_roots for payloads that lack it.
 	rootsJSON json.RawMessage
+	// sources are the sources of Locations.Settings: what a stored
+	// session's source names stand for, the variables every hook gets the
+	// workspace root in, and those no session may set.
+	sources config.Sources
 }
 
 // snapshot is one loaded configuration, indexed by step for the hot path.
@@ -127,7 +131,7 @@ func Load(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace roots: %w", err)
 	}
-	e := &Engine{opts: opts, rootsJSON: rootsJSON}
+	e := &Engine{opts: opts, rootsJSON: rootsJSON, sources: config.NewSources(opts.Locations.Settings)}
 	e.Reload(context.Background())
 	return e, nil
 }
