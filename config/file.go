@@ -39,6 +39,10 @@ type File struct {
 	// disables by id ("enabledPlugins"), for Settings.Plugins; nil for a
 	// Cursor file.
 	Plugins map[string]bool
+	// Env is another agent's settings file's env block ("env"), which
+	// Load gives the hooks of its agent's sources (Hook.Env); nil for a
+	// Cursor file.
+	Env map[string]string
 }
 
 // HasErrors reports whether any problem of the file is an error.

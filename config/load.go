@@ -105,7 +105,7 @@ func Load(loc Locations, trust Trust) *Set {
 	// Other agents' settings files, in the order of their sources.
 	for _, s := range l.set.Sources.Settings() {
 		if !slices.Contains(loc.SkipSettings, s) {
-			l.loadSettings(s, roots, home, firstRoot)
+			l.loadSettings(s, roots, home, firstRoot, loc.Getenv)
 		}
 	}
 	return l.set

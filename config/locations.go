@@ -38,6 +38,10 @@ type Locations struct {
 	// sources all the same: a stored session still names them, and their
 	// agents' variables are still refused from a session (Sources).
 	SkipSettings []*Settings
+	// Getenv reads the environment the hooks are loaded for, for the
+	// variables that move an agent's user folder (Settings.UserDir); nil
+	// reads an empty one. DefaultLocations sets it.
+	Getenv func(string) string
 }
 
 // DefaultEnterpriseFile returns this OS's system-wide hooks file.
@@ -56,7 +60,7 @@ func DefaultLocations(getenv func(string) string, roots []string) Locations {
 	if err != nil {
 		home = "" // no home: no user or team hooks, rather than hooks from a guessed place
 	}
-	return Locations{EnterpriseFile: ent, Home: home, WorkspaceRoots: append([]string(nil), roots...)}
+	return Locations{EnterpriseFile: ent, Home: home, WorkspaceRoots: append([]string(nil), roots...), Getenv: getenv}
 }
 
 // UserFile is the user hooks file under home.

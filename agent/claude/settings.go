@@ -5,14 +5,24 @@ import (
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/match"
 )
 
 // LocalFile is, like ProjectFile and UserFile, one of Claude Code's settings files
-// that hold hooks.
+// that hold hooks; UserFile's dir is the user folder (UserDir).
 func LocalFile(root string) string   { return filepath.Join(root, ".claude", "settings.local.json") }
 func ProjectFile(root string) string { return filepath.Join(root, ".claude", "settings.json") }
-func UserFile(home string) string    { return filepath.Join(home, ".claude", "settings.json") }
+func UserFile(dir string) string     { return filepath.Join(dir, "settings.json") }
+
+// UserDir is Claude Code's user folder: $CLAUDE_CONFIG_DIR, as Claude Code
+// reads it, else ~/.claude. It holds the user's settings file and plugins.
+func UserDir(home string, getenv func(string) string) string {
+	if d := getenv(settings.ClaudeConfigDir); d != "" {
+		return d
+	}
+	return filepath.Join(home, ".claude")
+}
 
 // Settings are Claude Code's settings files as hooks sources, after
 // Cursor's four (docs/architecture.md, the sources: ranks 5–7): the
@@ -27,6 +37,7 @@ var Settings = &config.Settings{
 	},
 	ProjectDirVar: ProjectDirVar,
 	Plugins:       Plugins,
+	UserDir:       UserDir,
 }
 
 // Format is how config reads Claude Code's settings files.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
@@ -73,7 +74,7 @@ func (o *validateOptions) run() error {
 				continue
 			}
 			srcs := agents.Sources()
-			if src, ok := settingsFileOf(srcs, abs); ok {
+			if src, ok := settingsFileOf(srcs, abs, o.io.getenv); ok {
 				// Another agent's settings file: its own format.
 				f := srcs.Parse(abs, data, src, dir, dir)
 				problems = append(problems, f.Problems...)
@@ -161,13 +162,21 @@ func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config
 // or the user's, under a folder up to three levels above it), or whose
 // plugin's hooks file it is, through the registry: validate reads it in
 // that agent's format.
-func settingsFileOf(srcs config.Sources, abs string) (config.Source, bool) {
+func settingsFileOf(srcs config.Sources, abs string, getenv func(string) string) (config.Source, bool) {
+	home, _ := settings.Home(getenv)
 	for _, s := range srcs.Settings() {
 		if p := s.Plugins; p != nil && p.IsHooksFile(abs) && len(s.Files) > 0 {
 			// A plugin is the user's: read as of the user's file.
 			return srcs.File(s, len(s.Files)-1), true
 		}
 		for i, f := range s.Files {
+			if !f.Project {
+				// The user's file is in the agent's user folder.
+				if dir := s.Folder(home, getenv); dir != "" && filepath.Clean(f.Path(dir)) == abs {
+					return srcs.File(s, i), true
+				}
+				continue
+			}
 			for r, n := filepath.Dir(abs), 0; n < 3; r, n = filepath.Dir(r), n+1 {
 				if filepath.Clean(f.Path(r)) == abs {
 					return srcs.File(s, i), true
