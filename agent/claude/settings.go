@@ -10,10 +10,15 @@ import (
 )
 
 // LocalFile is, like ProjectFile and UserFile, one of Claude Code's settings files
-// that hold hooks; UserFile's dir is the user folder (UserDir).
+// that hold hooks; UserFile is the user's where CLAUDE_CONFIG_DIR does not
+// move it (UserDir).
 func LocalFile(root string) string   { return filepath.Join(root, ".claude", "settings.local.json") }
 func ProjectFile(root string) string { return filepath.Join(root, ".claude", "settings.json") }
-func UserFile(dir string) string     { return filepath.Join(dir, "settings.json") }
+func UserFile(home string) string    { return userSettings(filepath.Join(home, ".claude")) }
+
+// userSettings is the user's settings file in Claude Code's user folder
+// dir (UserDir).
+func userSettings(dir string) string { return filepath.Join(dir, "settings.json") }
 
 // UserDir is Claude Code's user folder: $CLAUDE_CONFIG_DIR, as Claude Code
 // reads it, else ~/.claude. It holds the user's settings file and plugins.
@@ -33,7 +38,7 @@ var Settings = &config.Settings{
 	Files: []config.SettingsFile{
 		{Name: "claude-project-local", Project: true, Path: LocalFile},
 		{Name: "claude-project", Project: true, Path: ProjectFile},
-		{Name: "claude-user", Path: UserFile},
+		{Name: "claude-user", Path: userSettings},
 	},
 	ProjectDirVar: ProjectDirVar,
 	Plugins:       Plugins,
