@@ -3,8 +3,6 @@ package layers
 import (
 	"fmt"
 	"go/ast"
-	"go/importer"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
@@ -28,25 +26,8 @@ var tablePackages = []string{"./config", "./session"}
 // own initializer is its declaration, not a write.
 func packageWrites(t *testing.T, files []string, srcs map[string]string, lookup func(string) (io.ReadCloser, error)) []string {
 	t.Helper()
-	fset := token.NewFileSet()
-	var parsed []*ast.File
-	for _, f := range files {
-		var src any
-		if s, ok := srcs[f]; ok {
-			src = s
-		}
-		af, err := parser.ParseFile(fset, f, src, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed = append(parsed, af)
-	}
 	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
-	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup)}
-	pkg, err := conf.Check("pkg", fset, parsed, info)
-	if err != nil {
-		t.Fatalf("type-check: %v", err)
-	}
+	fset, parsed, pkg := typeCheck(t, "pkg", files, srcs, lookup, info)
 	var found []string
 	scope := pkg.Scope()
 	for _, name := range scope.Names() {
