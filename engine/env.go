@@ -65,7 +65,7 @@ type runEnv struct {
 	host    []string
 	session []sessionVar // lowest priority first
 	tail    []string
-	sources *config.Sources
+	sources config.Sources
 }
 
 type sessionVar struct {
@@ -78,7 +78,7 @@ type sessionVar struct {
 // variables, which no session variable may override. Later entries win:
 // the process runner keeps the last value of each name.
 func (e *Engine) baseEnv(c caller, fields map[string]json.RawMessage, sess session.Session) runEnv {
-	r := runEnv{host: e.hostEnv(c), sources: &e.sources}
+	r := runEnv{host: e.hostEnv(c), sources: e.sources}
 	for k, v := range sess.Env {
 		src := sess.SourceOf(k, e.sources)
 		if session.Refused(k, src, e.sources) != "" {
@@ -126,7 +126,7 @@ func (r runEnv) forHook(h *config.Hook) []string {
 	// environment does not depend on map order.
 	if len(h.Env) > 0 {
 		for _, k := range slices.Sorted(maps.Keys(h.Env)) {
-			if session.Refused(k, h.Source, *r.sources) == "" {
+			if session.Refused(k, h.Source, r.sources) == "" {
 				env = append(env, k+"="+h.Env[k])
 			}
 		}
