@@ -64,7 +64,10 @@ func NewSources(settings []*Settings) Sources {
 const cursorProjectDirVar = "CURSOR_PROJECT_DIR"
 
 // All lists every source, highest priority first.
-func (ss Sources) All() []Source {
+func (ss Sources) All() []Source { return slices.Clone(ss.list()) }
+
+// list is All without the copy, for reading.
+func (ss Sources) list() []Source {
 	if ss.all == nil {
 		return cursorSources[:]
 	}
@@ -87,7 +90,7 @@ func (ss Sources) File(s *Settings, i int) Source {
 // Named is the source of that name (Source.String), as a stored session
 // or log names it.
 func (ss Sources) Named(name string) (Source, bool) {
-	for _, s := range ss.All() {
+	for _, s := range ss.list() {
 		if s.name == name {
 			return s, true
 		}
@@ -98,7 +101,7 @@ func (ss Sources) Named(name string) (Source, bool) {
 // Lowest is the source of lowest priority: what a session variable of
 // unknown origin is taken to come from.
 func (ss Sources) Lowest() Source {
-	all := ss.All()
+	all := ss.list()
 	return all[len(all)-1]
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/printable"
 	"github.com/agenthooks/agenthooks/internal/proc"
@@ -240,7 +241,7 @@ func (p *pushOptions) readWorkspace(path string) ([]*teamv1.TeamHook, error) {
 	if err != nil {
 		return nil, usageErr("read the hooks to push: %v", err)
 	}
-	f := config.ParseFile(file, data, config.Project, root, root)
+	f := agents.Sources().Parse(file, data, config.Project, root, root)
 	var problems []string
 	for _, pr := range f.Problems {
 		if pr.Severity == config.Error {
