@@ -46,7 +46,8 @@ type Options struct {
 	// Locations gives the sources' locations for a set of workspace
 	// roots; nil means config.DefaultLocations. Locations whose Settings
 	// are nil get the registry's, agents.Settings: the other agents'
-	// settings files are sources of every host.
+	// settings files are sources of every host; those whose Getenv is nil
+	// read Environ.
 	Locations func(roots []string) config.Locations
 	// TrustDir holds the trust store; "" means trust.DefaultDir in
 	// Environ.
@@ -95,6 +96,9 @@ func Open(ctx context.Context, o Options) *Host {
 		loc := locate(roots)
 		if loc.Settings == nil {
 			loc.Settings = all
+		}
+		if loc.Getenv == nil {
+			loc.Getenv = h.getenv
 		}
 		return loc
 	}
