@@ -32,7 +32,7 @@ func UserDir(home string, getenv func(string) string) string {
 // Settings are Claude Code's settings files as hooks sources, after
 // Cursor's four (docs/architecture.md, the sources: ranks 5–7): the
 // project's local and shared settings, then the user's. The registry
-// (agent/agents) defines them as sources, in its order.
+// (agent/agents) lists them (agents.Settings), which ranks them in its order.
 var Settings = &config.Settings{
 	Format: Format,
 	Files: []config.SettingsFile{
