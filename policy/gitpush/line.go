@@ -161,6 +161,10 @@ type configEffect struct {
 	defs       map[string][]aliasDef
 	tainted    bool
 	pushConfig bool
+	// command is set when it sets a key whose value git runs as a
+	// command (commandKey), to anything but an inert program, or one
+	// that includes another file's configuration.
+	command bool
 }
 
 // Options of `git config` that take their value as the next word.
@@ -250,6 +254,7 @@ func readGitConfig(args []string, dyn []bool) configEffect {
 	}
 	eff.tainted = selectsConfig(key)
 	eff.pushConfig = pushConfigKey(key)
+	eff.command = selectsConfig(key) || commandKey(key) && (dyn[v] || !shellscan.InertCommand(args[v]))
 	return eff
 }
 

@@ -168,6 +168,10 @@ func (w *walker) run(c *call) {
 	if defs, ok := w.funcs[prog.s]; ok && !prog.dynamic {
 		w.callFunc(c, defs)
 	}
+	if strings.ContainsRune(prog.s, '/') && !prog.dynamic || c.progBase != "" {
+		w.noteRun(c, prog) // ./build.sh
+	}
+	w.noteWriter(c, cmd.Name)
 	w.inside(c, cmd.Name)
 }
 

@@ -154,7 +154,12 @@ type walker struct {
 	// writes and touches are Line's Writes and Touches; watched selects
 	// the variables touches reports.
 	writes, touches bool
-	watched         func(string) bool
+	touched         []string // Line.Touched
+	// written and runs are the files the line writes and runs
+	// (writtenRuns).
+	written []string
+	runs    []fileUse
+	watched func(string) bool
 }
 
 // scope is where a piece of source sits: its text (for Command.Text) and
@@ -215,9 +220,21 @@ func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
 		case *syntax.Redirect:
 			w.writes = w.writes || redirectWrites(n)
 		case *syntax.Assign: // also those of export, declare, local, …
-			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
+			if n.Name != nil && w.isWatched(n.Name.Value) {
+				w.touch(n.Name.Value)
+			}
+			if n.Name != nil && codeVar(n.Name.Value) && !n.Naked {
+				v, ok := "", true
+				if n.Value != nil {
+					v, ok = w.literal(newState(""), n.Value)
+				}
+				ok = ok && n.Index == nil && n.Array == nil
+				w.noteCodeAssign(n.Name.Value, v, ok, sc.text(n), sc.via, "")
+			}
 		case *syntax.WordIter:
-			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
+			if n.Name != nil && w.isWatched(n.Name.Value) {
+				w.touch(n.Name.Value)
+			}
 		}
 		return true
 	})

@@ -20,6 +20,9 @@ type Line struct {
 	// literal word (`export HOME`, `env -u HOME`), or source a file
 	// (which may set anything).
 	Touches bool
+	// Touched names the variables Touches is set for, each once; ""
+	// stands for any (a file sourced).
+	Touched []string
 }
 
 // Analyze is Commands, with the line's other facts. watch selects the
@@ -38,12 +41,15 @@ func Analyze(line string, watch func(name string) bool) *Line {
 		w.run(&call{sc: &scope{src: line}, st: st, args: args, cwd: st.cwd, text: strings.TrimSpace(line)})
 		for _, s := range words[1:] {
 			name, _, _ := strings.Cut(s, "=")
-			w.touches = w.touches || w.isWatched(name)
+			if w.isWatched(name) {
+				w.touch(name)
+			}
 		}
 	} else {
 		w.parseAndWalk(line, newState("."), nil, 0)
+		w.writtenRuns()
 	}
-	return &Line{Commands: w.out, Writes: w.writes, Touches: w.touches}
+	return &Line{Commands: w.out, Writes: w.writes, Touches: w.touches, Touched: w.touched}
 }
 
 // noteWords notes a literal word that names a watched variable: `export
@@ -53,8 +59,11 @@ func (w *walker) noteWords(words []*syntax.Word) {
 	for i, word := range words {
 		lit := word.Lit()
 		name, _, _ := strings.Cut(lit, "=")
-		if w.isWatched(name) || i == 0 && (lit == "source" || lit == ".") {
-			w.touches = true
+		switch {
+		case w.isWatched(name):
+			w.touch(name)
+		case i == 0 && (lit == "source" || lit == "."):
+			w.touch("")
 		}
 	}
 }
@@ -87,4 +96,15 @@ func redirectWrites(r *syntax.Redirect) bool {
 // isWatched reports whether name is a variable Line.Touches reports.
 func (w *walker) isWatched(name string) bool {
 	return w.watched != nil && w.watched(name)
+}
+
+// touch notes that the line touches a watched variable ("": any).
+func (w *walker) touch(name string) {
+	w.touches = true
+	for _, n := range w.touched {
+		if n == name {
+			return
+		}
+	}
+	w.touched = append(w.touched, name)
 }
