@@ -493,7 +493,7 @@ var spellings = []string{
 	"awk 'BEGIN { system(\"%[1]s %[2]s\") }'",
 	"find . -maxdepth 0 -exec %[1]s %[2]s \\;",
 	"echo %[1]s %[2]s",
-	"env - %[1]s %[2]s",
+	"env - PATH=\"$PATH\" %[1]s %[2]s",
 	"env 'BASH_FUNC_f%%%%=() { %[1]s %[2]s; }' bash -c f",
 	"echo '%[1]s %[2]s' > ../x.sh; sh ../x.sh",
 	"echo '%[1]s %[2]s' > ../env.sh; BASH_ENV=../env.sh bash -c true",
@@ -501,6 +501,8 @@ var spellings = []string{
 	"printf '#!/bin/sh\\n%[1]s %[2]s\\n' > .git/hooks/post-commit; chmod +x .git/hooks/post-commit; git commit -q --allow-empty -m x",
 	"awk -f /dev/stdin <<'EOF'\nBEGIN { system(\"%[1]s %[2]s\") }\nEOF",
 	". /dev/stdin <<'EOF'\n%[1]s %[2]s\nEOF",
+	"prlimit --nofile=1024 %[1]s %[2]s",
+	"taskset -c 0 %[1]s %[2]s",
 }
 
 // grammarLine is the line of the grammar for a pair of choices.

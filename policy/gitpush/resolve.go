@@ -89,6 +89,11 @@ type gitInv struct {
 	// gitDirUnknown is set by a --git-dir or GIT_DIR whose value cannot
 	// be read.
 	gitDirUnknown bool
+	// speculative is set for a git command an unknown program may run
+	// (`apt-get install git curl`, shellscan's speculate): a subcommand
+	// that cannot be read, or is neither git's own nor an alias, is an
+	// argument rather than a push.
+	speculative bool
 }
 
 // command reads one command of a line whose directory is dir.
@@ -101,6 +106,9 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 	i := 0
 	for i < len(args) {
 		if dyn[i] {
+			if inv.speculative {
+				return Push{}
+			}
 			return dynPush // an option or the subcommand we cannot read
 		}
 		a := args[i]
@@ -227,6 +235,9 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		}
 	}
 	cands, ok := r.candidates(name, inv)
+	if inv.speculative && (!ok || len(cands) == 0) {
+		return Push{}
+	}
 	if !ok {
 		return dynPush
 	}
@@ -356,6 +367,9 @@ func (r *gitResolver) commandIn(c *shellscan.Command, dir string, outer gitInv, 
 	inv := outer
 	inv.dir = shellscan.JoinDir(dir, c.Cwd)
 	inv.redirected = inv.redirected || c.Cwd != "."
+	for _, v := range c.Via {
+		inv.speculative = inv.speculative || strings.HasSuffix(v, "?")
+	}
 	for k, v := range c.Env {
 		switch k {
 		case "PATH", "GIT_EXEC_PATH":

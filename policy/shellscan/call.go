@@ -41,6 +41,9 @@ type call struct {
 	// progBase is the program's base name when the program word is
 	// dynamic only in its directory ("$HOME/bin/git").
 	progBase string
+	// spec is set for a command an unknown program may run (speculate):
+	// only what it plainly shows counts.
+	spec bool
 }
 
 // callStmt interprets a simple command in the current shell.
@@ -189,7 +192,7 @@ func baseName(p string) string {
 
 // sub builds the call for a program another one runs with args.
 func (c *call) sub(args argv, via string) *call {
-	return &call{sc: c.sc, st: c.st, args: args, via: appendVia(c.via, via), cwd: c.cwd, text: c.text, reads: c.reads}
+	return &call{sc: c.sc, st: c.st, args: args, via: appendVia(c.via, via), cwd: c.cwd, text: c.text, reads: c.reads, spec: c.spec}
 }
 
 // assign applies `name=value` to the shell state.

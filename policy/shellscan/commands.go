@@ -159,6 +159,8 @@ type walker struct {
 	// (writtenRuns).
 	written []string
 	runs    []fileUse
+	// speculated counts the speculative commands reported (speculate).
+	speculated int
 	watched func(string) bool
 }
 

@@ -347,3 +347,35 @@ func firstOperand(args argv) (field, bool) {
 	}
 	return field{}, false
 }
+
+// codeGiven reports an interpreter run that plainly shows code: an
+// option or subcommand that takes code, or a script on a descriptor. A
+// speculative run (speculate) without one is an argument, not a run.
+func codeGiven(in interpreter, args argv) bool {
+	for _, a := range args {
+		switch {
+		case a.dynamic:
+		case strings.HasPrefix(a.s, "--"):
+			name, _, _ := strings.Cut(a.s[2:], "=")
+			for _, l := range in.codeLong {
+				if name == l {
+					return true
+				}
+			}
+		case len(a.s) > 1 && a.s[0] == '-':
+			if strings.ContainsAny(a.s[1:2], in.code) && in.code != "" {
+				return true
+			}
+		default:
+			for _, s := range in.codeSubs {
+				if a.s == s {
+					return true
+				}
+			}
+			if stdinPath(a.s) || fdPath(a.s) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -92,7 +92,7 @@ func (w *walker) inside(c *call, name string) {
 		return
 	}
 	lower := strings.TrimSuffix(strings.ToLower(name), ".exe")
-	if otherShells[lower] || ownSyntaxRunners[lower] {
+	if (otherShells[lower] || ownSyntaxRunners[lower]) && (!c.spec || len(args) > 0) {
 		// Not POSIX shell code, or commands in a syntax of their own:
 		// whatever it runs is unknown.
 		w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
@@ -102,7 +102,7 @@ func (w *walker) inside(c *call, name string) {
 		return
 	}
 	if in, ok := interpreters[interpreterName(name)]; ok {
-		if interpreted(in, args) {
+		if interpreted(in, args) && (!c.spec || codeGiven(in, args)) {
 			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
 		} else if s, ok := firstOperand(args); ok {
 			w.noteRun(c, s) // python x.py
@@ -238,6 +238,8 @@ func (w *walker) inside(c *call, name string) {
 		w.xargs(c, args)
 	case "find":
 		w.findExec(c, args)
+	default:
+		w.speculate(c, name, args)
 	}
 }
 
@@ -558,6 +560,9 @@ scan:
 		if i < len(args) {
 			w.nested(c, args[i].s, args[i].dynamic, newState(c.cwd), name+" -c")
 		}
+	case c.spec && !cmdString && !stdin && (i >= len(args) || args[i].dynamic):
+		// A speculative shell that shows no code (`apt-get install
+		// bash`): nothing plain to report.
 	case stdin || i >= len(args) || stdinPath(args[i].s) && !args[i].dynamic:
 		// `sh /dev/stdin <<EOF`, `bash /proc/self/fd/0`: standard input.
 		w.shellStdin(c, name)
