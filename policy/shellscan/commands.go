@@ -161,7 +161,7 @@ type walker struct {
 	runs    []fileUse
 	// speculated counts the speculative commands reported (speculate).
 	speculated int
-	watched func(string) bool
+	watched    func(string) bool
 }
 
 // scope is where a piece of source sits: its text (for Command.Text) and
