@@ -247,7 +247,10 @@ func (r *rig) run(t testing.TB, dir, shell, line string) outcome {
 	received, _ := os.ReadFile(filepath.Join(dir, "log", "git-receive-pack"))
 	o.attempted = len(o.changed) > 0 || len(received) > 0 ||
 		bytes.Contains(trace, []byte("built-in: git push")) || bytes.Contains(trace, []byte("built-in: git send-pack")) ||
-		bytes.Contains(trace, []byte("git-receive-pack")) || bytes.Contains(trace, []byte("git-remote-"))
+		bytes.Contains(trace, []byte("git-receive-pack")) || bytes.Contains(trace, []byte("git-remote-")) ||
+		// A push whose environment dropped the trace (env -) still
+		// says it reached origin, or was refused there.
+		strings.Contains(o.output, "To ../origin.git") || strings.Contains(o.output, "failed to push some refs")
 	return o
 }
 
