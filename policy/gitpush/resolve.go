@@ -383,16 +383,11 @@ func (r *gitResolver) commandIn(c *shellscan.Command, dir string, outer gitInv, 
 			}
 		}
 	}
-	if r.li != nil && r.li.shell.Touches {
-		for _, n := range r.li.shell.Touched {
-			switch n {
-			case "", "GIT_DIR", "GIT_COMMON_DIR", "GIT_WORK_TREE":
-				// An assignment (or a file sourced) on the line may
-				// send it to another repository.
-				inv.redirected = true
-				inv.gitDirUnknown = true
-			}
-		}
+	if r.li != nil && r.li.shell.TouchedClasses&touchesRepo != 0 {
+		// An assignment of GIT_DIR (or a file sourced) on the line may
+		// send it to another repository.
+		inv.redirected = true
+		inv.gitDirUnknown = true
 	}
 	for _, v := range c.Via {
 		switch v {

@@ -77,11 +77,11 @@ func (w *walker) speculate(c *call, name string, args argv) {
 		if a.dynamic || !speculated(a.s) {
 			continue
 		}
-		if w.speculated >= maxSpeculated {
+		if x := w.extra(); x.speculated >= maxSpeculated {
 			w.dynamicAll(c.text, appendVia(c.via, name+"?"), c.cwd)
 			return
 		}
-		w.speculated++
+		w.x.speculated++
 		sub := c.sub(args[i:], name+"?")
 		sub.spec = true
 		sub.st = c.st.clone()

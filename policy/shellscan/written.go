@@ -19,36 +19,67 @@ import (
 // every file run; otherwise the paths (from the line's start) match
 // when one holds the other or their base names agree.
 
-// fileUse is a file a line writes or runs: its path from the line's
-// start ("" when unknown), and for a run, where it was found.
-type fileUse struct {
-	path string
-	run  *Command // the command that runs it (runs only)
+// fileRun is a file a line runs: its path from the line's start (""
+// when unknown, gitRun for a git command), and the command that runs it.
+type fileRun struct {
+	path      usedPath
+	text, cwd string
+	via       []string
 }
 
-// usePath is p as seen from the line's start, for a command in cwd;
-// "" when unknown.
-func usePath(cwd string, p field) string {
+// mayWrite reports a line that may write a file: it holds a redirection
+// or names a program that writes its operands. Only such a line can run
+// a file it wrote.
+func mayWrite(line string) bool {
+	if strings.IndexByte(line, '>') >= 0 {
+		return true
+	}
+	for name := range fileWriters {
+		if strings.Contains(line, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// usedPath is a file as a command names it, p in the directory cwd
+// (from the line's start); "" for either when unknown. It is joined
+// only when a comparison needs it (few do).
+type usedPath struct{ cwd, p string }
+
+// usePath is p as seen by a command in cwd.
+func usePath(cwd string, p field) usedPath {
 	if p.dynamic || p.s == "" || cwd == "" {
-		return ""
+		return usedPath{}
 	}
-	if path.IsAbs(p.s) || strings.HasPrefix(p.s, "~") {
-		return path.Clean(p.s)
+	return usedPath{cwd: cwd, p: p.s}
+}
+
+func (u usedPath) known() bool { return u.p != "" }
+
+// full is the path from the line's start.
+func (u usedPath) full() string {
+	if path.IsAbs(u.p) || strings.HasPrefix(u.p, "~") {
+		return path.Clean(u.p)
 	}
-	return path.Join(cwd, p.s)
+	return path.Join(u.cwd, u.p)
 }
 
 // noteWrite records an output redirection's target.
 func (w *walker) noteWrite(sc *scope, st *state, r *syntax.Redirect) {
-	if !redirectWrites(r) || len(w.written) >= maxCommands {
+	if !w.noteFiles || !redirectWrites(r) {
+		return
+	}
+	x := w.extra()
+	if len(x.written) >= maxCommands {
 		return
 	}
 	if r.Word == nil {
-		w.written = append(w.written, "")
+		x.written = append(x.written, usedPath{})
 		return
 	}
 	for _, f := range w.fields(st, r.Word, sc) {
-		w.written = append(w.written, usePath(st.cwd, f))
+		x.written = append(x.written, usePath(st.cwd, f))
 	}
 }
 
@@ -59,7 +90,11 @@ var fileWriters = setOf("tee", "cp", "mv", "install", "ln", "rsync", "dd", "curl
 // noteWriter records the files a writing program may write: every
 // operand (over-approximating is safe: it only makes more lines dynamic).
 func (w *walker) noteWriter(c *call, name string) {
-	if !fileWriters[name] || len(w.written) >= maxCommands {
+	if !w.noteFiles || !fileWriters[name] {
+		return
+	}
+	x := w.extra()
+	if len(x.written) >= maxCommands {
 		return
 	}
 	for _, a := range c.args[1:] {
@@ -73,17 +108,27 @@ func (w *walker) noteWriter(c *call, name string) {
 		} else if name == "dd" {
 			_, s, _ = strings.Cut(s, "=")
 		}
-		w.written = append(w.written, usePath(c.cwd, field{s: s, dynamic: a.dynamic}))
+		x.written = append(x.written, usePath(c.cwd, field{s: s, dynamic: a.dynamic}))
 	}
 }
 
 // noteRun records a file the command c runs as code.
 func (w *walker) noteRun(c *call, p field) {
-	if len(w.runs) >= maxCommands {
-		w.runs[0].path = "" // too many to keep: any written file matches
+	if w.noteFiles {
+		w.addRun(fileRun{path: usePath(c.cwd, p), text: c.text, cwd: c.cwd, via: c.via})
+	}
+}
+
+// addRun keeps a run of a line that may write files (noteFiles; a line
+// of plain words is one command, which cannot both write a file and run
+// it).
+func (w *walker) addRun(r fileRun) {
+	x := w.extra()
+	if len(x.runs) >= maxCommands {
+		x.runs[0].path = usedPath{} // too many to keep: unknown, it matches any written file
 		return
 	}
-	w.runs = append(w.runs, fileUse{path: usePath(c.cwd, p), run: &Command{Text: c.text, Via: c.via, Cwd: c.cwd}})
+	x.runs = append(x.runs, r)
 }
 
 // makefiles are the files make reads without -f.
@@ -117,13 +162,13 @@ func (w *walker) noteMake(c *call, args argv) {
 
 // writtenRuns reports the line as dynamic when it runs a file it wrote.
 func (w *walker) writtenRuns() {
-	if len(w.written) == 0 || len(w.runs) == 0 {
+	if w.x == nil || len(w.x.written) == 0 {
 		return
 	}
-	for _, r := range w.runs {
-		for _, wr := range w.written {
+	for _, r := range w.x.runs {
+		for _, wr := range w.x.written {
 			if sameFile(wr, r.path) {
-				w.dynamicAll(r.run.Text, appendVia(r.run.Via, "a file written on the line"), r.run.Cwd)
+				w.dynamicAll(r.text, appendVia(r.via, "a file written on the line"), r.cwd)
 				return
 			}
 		}
@@ -136,28 +181,36 @@ const gitRun = "\x00git"
 
 // noteGit records that a git command runs its repository's hooks.
 func (w *walker) noteGit(c *call) {
-	w.noteRun(c, field{s: gitRun})
-	w.runs[len(w.runs)-1].path = gitRun
+	if w.noteFiles {
+		w.addRun(fileRun{path: usedPath{cwd: ".", p: gitRun}, text: c.text, cwd: c.cwd, via: c.via})
+	}
 }
 
 // sameFile reports whether written, a file the line writes, may be run,
 // a file it runs: either unknown, one inside the other, or the same base
 // name; for a git command, a path through a .git or hooks folder.
-func sameFile(written, run string) bool {
-	if run == gitRun {
-		if written == "" {
-			return true
-		}
-		for _, e := range strings.Split(written, "/") {
-			if e == ".git" || e == "hooks" {
-				return true
-			}
-		}
-		return false
-	}
-	a, b := written, run
-	if a == "" || b == "" || a == b || path.Base(a) == path.Base(b) {
+func sameFile(written, run usedPath) bool {
+	if !written.known() {
 		return true
 	}
-	return strings.HasPrefix(b, strings.TrimSuffix(a, "/")+"/") || strings.HasPrefix(a, strings.TrimSuffix(b, "/")+"/")
+	if run.p == gitRun {
+		return gitPath(written.cwd) || gitPath(written.p)
+	}
+	if !run.known() || path.Base(written.p) == path.Base(run.p) {
+		return true
+	}
+	a, b := written.full(), run.full()
+	return a == b || strings.HasPrefix(b, strings.TrimSuffix(a, "/")+"/") || strings.HasPrefix(a, strings.TrimSuffix(b, "/")+"/")
+}
+
+// gitPath reports a path through a .git or hooks folder.
+func gitPath(p string) bool {
+	for rest := p; rest != ""; {
+		var e string
+		e, rest, _ = strings.Cut(rest, "/")
+		if e == ".git" || e == "hooks" {
+			return true
+		}
+	}
+	return false
 }
