@@ -91,8 +91,9 @@ type gitInv struct {
 	gitDirUnknown bool
 	// speculative is set for a git command an unknown program may run
 	// (`apt-get install git curl`, shellscan's speculate): a subcommand
-	// that cannot be read, or is neither git's own nor an alias, is an
-	// argument rather than a push.
+	// that is neither git's own nor an alias (or whose aliases cannot be
+	// read) is an argument rather than a push; one that cannot be read
+	// at all is still a dynamic push.
 	speculative bool
 }
 
@@ -106,9 +107,6 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 	i := 0
 	for i < len(args) {
 		if dyn[i] {
-			if inv.speculative {
-				return Push{}
-			}
 			return dynPush // an option or the subcommand we cannot read
 		}
 		a := args[i]
