@@ -15,8 +15,9 @@ import (
 // program as its via, suffixed "?" (`faketime?`). Such a speculative
 // command says only what it plainly shows: a shell or an interpreter
 // without code (`apt-get install bash python3`) is no dynamic command, a
-// git subcommand that is neither git's own nor an alias is no push, and
-// an operand that cannot be read starts nothing.
+// git subcommand that is neither git's own nor an alias is no push (one
+// that cannot be read still is a dynamic one), and an operand that
+// cannot be read starts nothing.
 
 // runsNothing are programs known never to run their operands as a
 // command: they print, search, compare or describe them.
