@@ -38,15 +38,15 @@ var inertPrograms = setOf("cat", "less", "more", "most", "true", "false", "head"
 // InertCommand reports a command value (a pager, an editor) that plainly
 // runs nothing but an inert program: its first word names one (any
 // directory), and the others are options, with nothing a shell would
-// expand or treat as an operator. "" is inert (git then uses its
-// default).
+// expand or treat as an operator. "" (git then uses its default) and
+// /dev/null (no hooks) are inert.
 func InertCommand(v string) bool {
 	if strings.ContainsAny(v, ";|&`$<>()\\\"'\n") {
 		return false
 	}
 	words := strings.Fields(v)
-	if len(words) == 0 {
-		return true
+	if len(words) == 0 || v == "/dev/null" {
+		return true // git's default, or nothing (core.hooksPath=/dev/null)
 	}
 	if !inertPrograms[baseName(words[0])] {
 		return false
