@@ -47,7 +47,8 @@ func (p *pruner) nudge() {
 	}
 }
 
-// run prunes at start, every pruneEvery and when nudged, until ctx ends.
+// run prunes at start, every pruneEvery and when nudged, until ctx ends;
+// each round also drops the fleet view's expired listings.
 func (p *pruner) run(ctx context.Context) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
@@ -68,6 +69,10 @@ func (p *pruner) run(ctx context.Context) {
 // freed space back, pausing after each step as long as it took, so that
 // other writers have the database at least half the time.
 func (p *pruner) prune(ctx context.Context) error {
+	// The fleet view's listings past their time go first: a few rows.
+	if _, err := p.st.DropListings(ctx, time.Now().Add(-store.ListingTTL)); err != nil {
+		return err
+	}
 	total := 0
 	var longest time.Duration
 	start := time.Now()
