@@ -166,19 +166,53 @@ func (s *sqlStore) recordMachinesEach(ctx context.Context, tx *sql.Tx, reports [
 	if err != nil {
 		return nil, nil, fmt.Errorf("bind the machines to their tokens: %w", err)
 	}
-	stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM teams WHERE id = ?)`+machineUpsert))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer stmt.Close()
-	for _, m := range newestReports(reports) {
-		if _, err := stmt.ExecContext(ctx, m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version, m.InstalledRevision,
-			strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs, m.TeamID); err != nil {
+	// Rows of values, machineRowsPerStatement to a statement: one call
+	// into the database for each, rather than one a machine, which cost
+	// as much as the write itself.
+	reports = newestReports(reports)
+	var stmt *sql.Stmt
+	args := make([]any, 0, machineRowsPerStatement*len(machineValueCols))
+	for len(reports) > 0 {
+		n := min(len(reports), machineRowsPerStatement)
+		args = args[:0]
+		for _, m := range reports[:n] {
+			args = append(args, m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version, m.InstalledRevision,
+				strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs)
+		}
+		reports = reports[n:]
+		if n < machineRowsPerStatement {
+			if _, err := tx.ExecContext(ctx, machineRowsInsert(n), args...); err != nil {
+				return nil, nil, err
+			}
+			break
+		}
+		if stmt == nil {
+			if stmt, err = tx.PrepareContext(ctx, machineRowsInsert(n)); err != nil {
+				return nil, nil, err
+			}
+			defer stmt.Close()
+		}
+		if _, err := stmt.ExecContext(ctx, args...); err != nil {
 			return nil, nil, err
 		}
 	}
 	return refused, learned, nil
+}
+
+// machineRowsPerStatement is how many machines one statement of
+// recordMachinesEach writes: 900 parameters, under SQLite's least limit
+// of 999.
+const machineRowsPerStatement = 100
+
+// machineValueCols are the columns of machineCols, in order.
+var machineValueCols = strings.Split(machineCols, ", ")
+
+// machineRowsInsert is the upsert of n rows of values (SQLite's
+// parameters), each kept only while its team exists.
+func machineRowsInsert(n int) string {
+	row := "(?" + strings.Repeat(", ?", len(machineValueCols)-1) + ")"
+	return `INSERT INTO machines (` + machineCols + `) SELECT * FROM (VALUES ` + row + strings.Repeat(", "+row, n-1) +
+		`) AS v WHERE EXISTS (SELECT 1 FROM teams WHERE id = v.column1)` + machineUpsert
 }
 
 func (s *sqlStore) Machines(ctx context.Context, teamID int64) ([]MachineReport, error) {
