@@ -163,7 +163,8 @@ var migrations = []string{
 	// a listing longer than one page is kept as the ordered machine ids
 	// of its first page's time, in blocks, so that its later pages read
 	// positions in it (machinelist.go). The audit's until, on the
-	// member's time, reads an index of that time in the order of receipt.
+	// member's time, reads each day of that time in the order of receipt
+	// (decisions_rx_day; Decisions).
 	`CREATE INDEX machines_team_sync ON machines(team_id, last_sync, machine_id, installed_revision);
 	CREATE TABLE machine_listings (
 		id         {{id}},
@@ -174,6 +175,7 @@ var migrations = []string{
 	);
 	CREATE INDEX machine_listings_team ON machine_listings(team_id, query, created_at);
 	CREATE INDEX machine_listings_created ON machine_listings(created_at);
+	CREATE INDEX decisions_rx_day ON decisions(team_id, (at / 86400000), received_at, at, id);
 	CREATE TABLE machine_listing_blocks (
 		listing_id  BIGINT NOT NULL,
 		block       BIGINT NOT NULL,
