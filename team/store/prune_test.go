@@ -74,7 +74,7 @@ func TestPruneDecisions(t *testing.T) {
 		}
 
 		sq := s.(*sqlStore)
-		more, err := s.ReclaimSpace(ctx, 10)
+		more, _, err := s.ReclaimSpace(ctx, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestPruneDecisions(t *testing.T) {
 			if steps > 1000 {
 				t.Fatal("reclaiming does not end")
 			}
-			if more, err = s.ReclaimSpace(ctx, 10); err != nil {
+			if more, _, err = s.ReclaimSpace(ctx, 10); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -72,6 +72,9 @@ type sqlStore struct {
 	// owners spares a fleet flush the check of machine ids it already
 	// saw bound to their reporting tokens.
 	owners machineOwners
+	// background, when set, stops what the store runs in the background
+	// (SQLite's checkpoints); Close calls it first.
+	background func()
 }
 
 // open finishes opening a store: it checks the connection, migrates and
@@ -106,6 +109,9 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 }
 
 func (s *sqlStore) Close() error {
+	if s.background != nil {
+		s.background()
+	}
 	s.watch.stop()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", s.desc, err)

@@ -28,7 +28,7 @@ const SQLiteWALLimit = 64 << 20
 func OpenSQLite(ctx context.Context, path string, o Options) (Store, error) {
 	o = o.withDefaults()
 	db, abs, err := sqlitedb.Open(ctx, path, sqlitedb.Options{BusyTimeout: SQLiteBusyTimeout, ForeignKeys: true,
-		JournalSizeLimit: SQLiteWALLimit, IncrementalVacuum: true})
+		JournalSizeLimit: SQLiteWALLimit, IncrementalVacuum: true, CheckpointApart: true})
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +38,47 @@ func OpenSQLite(ctx context.Context, path string, o Options) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.background = checkpointApart(db)
 	return s, nil
+}
+
+// sqliteCheckpointEvery is how often the WAL is copied into the
+// database file, apart from the writers.
+const sqliteCheckpointEvery = 200 * time.Millisecond
+
+// checkpointApart checkpoints the WAL every sqliteCheckpointEvery until
+// the returned function is called, which waits for it to stop. A commit
+// would otherwise run the checkpoint itself once the WAL passes 1,000
+// pages, holding this process's writer while it copies them and syncs the
+// file: a pruning's chunk or a fleet flush that crossed it held every
+// other write up for as long. A checkpoint takes no write lock; the WAL
+// is cut back to SQLiteWALLimit when the next write starts it over.
+func checkpointApart(db *sql.DB) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(sqliteCheckpointEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			conn, err := db.Conn(ctx)
+			if err != nil {
+				continue // closing, or no connection now: the next tick tries again
+			}
+			// A failed checkpoint leaves the WAL to the next one.
+			_, _, _ = sqlitedb.Checkpoint(ctx, conn)
+			conn.Close()
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 var sqliteDialect = dialect{

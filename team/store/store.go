@@ -122,9 +122,9 @@ type Store interface {
 	PruneDecisions(ctx context.Context, limit int) (Pruned, error)
 	// ReclaimSpace gives at most pages of the file's free pages back to
 	// the file system, in one short write, and reports whether more are
-	// free: SQLite in incremental auto-vacuum mode; a no-op elsewhere
+	// free and how long the write held the database: SQLite in incremental auto-vacuum mode; a no-op elsewhere
 	// (PostgreSQL's autovacuum does it).
-	ReclaimSpace(ctx context.Context, pages int) (more bool, err error)
+	ReclaimSpace(ctx context.Context, pages int) (more bool, held time.Duration, err error)
 
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
