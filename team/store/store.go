@@ -132,6 +132,13 @@ type Store interface {
 	Close() error
 }
 
+// WriteTimer is a store that says how long its longest write
+// transaction since the last call held the database, and starts over:
+// both of this package's do (the load generator reports it).
+type WriteTimer interface {
+	LongestWrite() time.Duration
+}
+
 // Team is a group of machines that share a set of hooks.
 type Team struct {
 	ID   int64
