@@ -232,10 +232,7 @@ func TestMachinesBoundToToken(t *testing.T) {
 func TestDecisionsUntil(t *testing.T) {
 	each(t, func(t *testing.T, s Store) {
 		ctx := context.Background()
-		team := mustTeam(t, s, "platform")
-		if _, err := s.SetTeamAudit(ctx, team.ID, true, 30); err != nil {
-			t.Fatal(err)
-		}
+		team := mustAuditTeam(t, s, "platform", 30)
 		now := time.Now()
 		day := 24 * time.Hour
 		// Uploads in this order: three days ago, then ten days ago (a
