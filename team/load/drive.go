@@ -121,22 +121,28 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 		wg.Go(func() {
 			t := time.NewTicker(cfg.ListEvery)
 			defer t.Stop()
+			token := ""
 			for i := 0; ; i++ {
 				select {
 				case <-t.C:
 				case <-runCtx.Done():
 					return
 				}
+				// The administrator pages on through the listing, each
+				// page from the next replica, and starts over at its end.
 				began := time.Now()
-				_, err := r.adminClient(i).ListMachines(runCtx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: r.teamID}))
+				res, err := r.adminClient(i).ListMachines(runCtx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: r.teamID, PageToken: token}))
 				if runCtx.Err() != nil {
 					return
 				}
 				lists.Add(1)
 				rep.ListLatencies = append(rep.ListLatencies, time.Since(began))
+				token = ""
 				if err != nil {
 					listFails.Add(1)
 					rep.noteError("list", err)
+				} else {
+					token = res.Msg.NextPageToken
 				}
 			}
 		})
