@@ -17,7 +17,7 @@ import (
 // silent since q.StaleBeforeMs), the longest silent first; then the
 // others, the latest sync first; ties by machine id. Each part is a walk
 // of the index of the last sync (machines_team_sync), which carries the
-// installed revision, so the order costs no sort.
+// installed revision, so the order needs no sort.
 //
 // That order moves as machines report (a report makes a machine the
 // latest), so later pages cannot start after a key as the first one saw
@@ -81,23 +81,19 @@ func listingQuery(q MachineQuery) string {
 // fleet view's order, at one point in time.
 func (s *sqlStore) orderedMachineIDs(ctx context.Context, q MachineQuery) ([]string, error) {
 	where, args := machineFilters(q)
-	parts := []struct {
+	type part struct {
 		cond, order string
-		args        []any
-	}{
-		{"(installed_revision < ? OR last_sync < ?)", "last_sync, machine_id", []any{q.Revision, q.StaleBeforeMs}},
 	}
+	// The stale (the behind-only filter's are all stale), then the rest.
+	parts := []part{{"(installed_revision < ? OR last_sync < ?)", "last_sync, machine_id"}}
 	if !q.StaleOnly && !q.BehindOnly {
-		parts = append(parts, struct {
-			cond, order string
-			args        []any
-		}{"installed_revision >= ? AND last_sync >= ?", "last_sync DESC, machine_id DESC", []any{q.Revision, q.StaleBeforeMs}})
+		parts = append(parts, part{"installed_revision >= ? AND last_sync >= ?", "last_sync DESC, machine_id DESC"})
 	}
 	var ids []string
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		for _, p := range parts {
 			rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT machine_id FROM machines WHERE `+where+` AND `+p.cond+` ORDER BY team_id, `+p.order),
-				append(slices.Clone(args), p.args...)...)
+				append(slices.Clone(args), q.Revision, q.StaleBeforeMs)...)
 			if err != nil {
 				return err
 			}
