@@ -16,17 +16,17 @@ type Report struct {
 	Config  Config
 	Elapsed time.Duration
 
-	Fetches, FetchFailures            int64
-	Uploads, UploadFailures           int64
-	Accepted                          int64 // decisions stored by the uploads
-	Lists, ListFailures               int64
-	ListLatencies                     []time.Duration
-	Latency                           [phases]Latency // of the fetches
-	UploadLatency                     [phases]Latency
+	Fetches, FetchFailures  int64
+	Uploads, UploadFailures int64
+	Accepted                int64 // decisions stored by the uploads
+	Lists, ListFailures     int64
+	ListLatencies           []time.Duration
+	Latency                 [phases]Latency // of the fetches
+	UploadLatency           [phases]Latency
 	// LongestWrite is, by phase, the longest a write transaction (an
 	// upload, a fleet flush, a pruning's chunk, a listing) held the
 	// database, on any replica.
-	LongestWrite [phases]time.Duration
+	LongestWrite                      [phases]time.Duration
 	CPUPer10k                         float64 // CPU-s of this process (servers and load) per 10,000 fetches
 	Deadlocks                         int64   // PostgreSQL's count, over the run
 	FleetWriteFailures, PruneFailures int
