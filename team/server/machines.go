@@ -40,18 +40,27 @@ func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.Li
 	}
 	now := time.Now()
 	staleBefore := now.Add(-StaleAfter).UnixMilli()
+	// The counts and the page are two reads of their own: at once, each
+	// on a connection (and a core) of its own.
+	var counts store.FleetCounts
+	var countErr error
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		counts, countErr = a.s.cfg.Store.CountMachines(ctx, t.ID, t.Revision, staleBefore)
+	}()
 	page, err := a.s.cfg.Store.ListMachines(ctx, store.MachineQuery{
 		TeamID: t.ID, Revision: t.Revision, StaleBeforeMs: staleBefore,
 		StaleOnly: m.GetStaleOnly(), BehindOnly: m.GetBehindOnly(),
 		Prefix: cleanText(m.GetPrefix(), 255, false), Version: cleanText(m.GetVersion(), 64, false),
 		Listing: listing, Offset: offset, Limit: int(m.GetPageSize()),
 	})
+	<-counted
 	if err != nil {
 		return nil, a.fail(req, err)
 	}
-	counts, err := a.s.cfg.Store.CountMachines(ctx, t.ID, t.Revision, staleBefore)
-	if err != nil {
-		return nil, a.fail(req, err)
+	if countErr != nil {
+		return nil, a.fail(req, countErr)
 	}
 	resp := &teamv1.ListMachinesResponse{Revision: t.Revision, Machines: make([]*teamv1.MachineStatus, len(page.Machines)),
 		NextPageToken: pageToken(page.Listing, page.Next), Counts: countsToProto(counts)}

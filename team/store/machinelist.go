@@ -92,8 +92,21 @@ func (s *sqlStore) orderedMachineIDs(ctx context.Context, q MachineQuery) ([]str
 	var ids []string
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		for _, p := range parts {
-			rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT machine_id FROM machines WHERE `+where+` AND `+p.cond+` ORDER BY team_id, `+p.order),
-				append(slices.Clone(args), q.Revision, q.StaleBeforeMs)...)
+			pargs := append(slices.Clone(args), q.Revision, q.StaleBeforeMs)
+			if s.d.arrays {
+				// PostgreSQL joins them (in order) in the server: half the
+				// time of sending a row each.
+				var joined string
+				if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COALESCE(string_agg(machine_id, E'\n' ORDER BY `+p.order+`), '') FROM machines WHERE `+
+					where+` AND `+p.cond), pargs...).Scan(&joined); err != nil {
+					return err
+				}
+				if joined != "" {
+					ids = append(ids, strings.Split(joined, "\n")...)
+				}
+				continue
+			}
+			rows, err := tx.QueryContext(ctx, s.d.rebind(`SELECT machine_id FROM machines WHERE `+where+` AND `+p.cond+` ORDER BY team_id, `+p.order), pargs...)
 			if err != nil {
 				return err
 			}
