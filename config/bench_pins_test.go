@@ -34,7 +34,7 @@ func BenchmarkLoadPinned(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	pins, err := ProjectPins(root)
+	pins, err := testSources.ProjectPins(root)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 			continue
 		}
 		// As Hook.RunFiles, with each file read once per load.
-		for _, p := range RunFilePaths(h.Command, h.Dir, h.Root) {
+		for _, p := range RunFilePaths(h.Command, h.Dir, h.Root, h.ProjectDirVars()) {
 			v := l.runFileVerdict(check, f.Root, p)
 			if v.present {
 				l.watch(p)

@@ -34,7 +34,7 @@ type RunFile struct {
 // as added.
 //
 // The rule: every word of the command (split as commandWords describes,
-// with $CURSOR_PROJECT_DIR and $CLAUDE_PROJECT_DIR expanded to root) is
+// with each of rootVars, such as $CURSOR_PROJECT_DIR, expanded to root) is
 // resolved against dir; the result counts when it lies inside root as
 // written, or once symlinks are resolved. A path inside root that is a
 // symlink to a file outside it still counts: the target's content is what
@@ -51,8 +51,8 @@ type RunFile struct {
 // Python's sys.path, a shell script's sources and the scripts it runs, a
 // Ruby require_relative, or the file's whole folder where that cannot be
 // told.
-func RunFilePaths(command, dir, root string) []string {
-	paths, _ := RunFileReport(command, dir, root)
+func RunFilePaths(command, dir, root string, rootVars []string) []string {
+	paths, _ := RunFileReport(command, dir, root, rootVars)
 	return paths
 }
 
@@ -60,12 +60,12 @@ func RunFilePaths(command, dir, root string) []string {
 // run from dir name themselves (globs and folders expanded), without what
 // interpreters resolve them to or what those files load: what a command
 // names, for a caller that wants its script (a team hook's one file).
-func CommandFiles(command, dir, root string) []string {
+func CommandFiles(command, dir, root string, rootVars []string) []string {
 	if root == "" {
 		return nil
 	}
-	r := newResolver(dir, root)
-	for _, w := range commandWords(command, r.root) {
+	r := newResolver(dir, root, rootVars)
+	for _, w := range commandWords(command, r.root, rootVars) {
 		if p, ok := r.inside(w, dir); ok {
 			r.add(p)
 		}
@@ -223,7 +223,7 @@ func (h *Hook) RunFiles() []RunFile {
 	if h.Type == TypePrompt {
 		return nil
 	}
-	paths := RunFilePaths(h.Command, h.Dir, h.Root)
+	paths := RunFilePaths(h.Command, h.Dir, h.Root, h.ProjectDirVars())
 	out := make([]RunFile, len(paths))
 	for i, p := range paths {
 		out[i] = readRunFile(p)

@@ -107,7 +107,7 @@ func TestRunFileFollow(t *testing.T) {
 		{"cd mk && make check", []string{"mk/Makefile", "mk/run.sh"}, nil, nil},
 	}
 	for _, c := range cases {
-		paths, notes := RunFileReport(c.command, root, root)
+		paths, notes := RunFileReport(c.command, root, root, testSources.ProjectDirVars())
 		for _, w := range c.want {
 			if !slices.Contains(paths, p(w)) {
 				t.Errorf("%s: %s not pinned; pinned %q", c.command, w, paths)
@@ -133,13 +133,13 @@ func TestRunFileFollow(t *testing.T) {
 	}
 	// What runs code from an environment of the workspace is not pinned.
 	for _, cmd := range []string{"uv run py/guard.py", ".venv/bin/python py/guard.py", "npx eslint ."} {
-		_, notes := RunFileReport(cmd, root, root)
+		_, notes := RunFileReport(cmd, root, root, testSources.ProjectDirVars())
 		if !slices.ContainsFunc(notes, func(n RunNote) bool { return n.Unpinned }) {
 			t.Errorf("%s: no note says what it runs is not pinned: %v", cmd, notes)
 		}
 	}
 	// bun, from its folder: its bunfig.toml.
-	paths, notes := RunFileReport("bun guard.ts", p("bn"), root)
+	paths, notes := RunFileReport("bun guard.ts", p("bn"), root, testSources.ProjectDirVars())
 	for _, w := range []string{"bn/bunfig.toml", "bn/setup.ts", "bn/a.ts", "bunfig.toml"} {
 		if !slices.Contains(paths, p(w)) {
 			t.Errorf("bun guard.ts: %s not pinned: %q", w, paths)
@@ -151,7 +151,7 @@ func TestRunFileFollow(t *testing.T) {
 		t.Errorf("bun guard.ts: no note on bunfig.toml's preload: %v", notes)
 	}
 	// make, from the Makefile's folder: its includes and their recipes.
-	paths, _ = RunFileReport("make check", p("mk"), root)
+	paths, _ = RunFileReport("make check", p("mk"), root, testSources.ProjectDirVars())
 	for _, w := range []string{"mk/Makefile", "mk/rules.mk", "mk/run.sh", "mk/lint.sh"} {
 		if !slices.Contains(paths, p(w)) {
 			t.Errorf("make check: %s not pinned; pinned %q", w, paths)
@@ -167,7 +167,7 @@ func TestRunFileFolderBound(t *testing.T) {
 	for i := range maxFolderFiles + 1 {
 		writeFile(t, filepath.Join(root, "hooks", "data", itoa(i)), "")
 	}
-	_, notes := RunFileReport("node hooks/guard.js", root, root)
+	_, notes := RunFileReport("node hooks/guard.js", root, root, testSources.ProjectDirVars())
 	unpinned := 0
 	for _, n := range notes {
 		if n.Unpinned {
@@ -230,11 +230,11 @@ func TestCommandFiles(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "hooks", "a.py"), "import b")
 	writeFile(t, filepath.Join(root, "hooks", "b.py"), "")
-	got := CommandFiles("python3 hooks/a.py", root, root)
+	got := CommandFiles("python3 hooks/a.py", root, root, testSources.ProjectDirVars())
 	if !slices.Contains(got, filepath.Join(root, "hooks", "a.py")) || slices.Contains(got, filepath.Join(root, "hooks", "b.py")) {
 		t.Errorf("CommandFiles = %q, want hooks/a.py and not hooks/b.py", got)
 	}
-	if !slices.Contains(RunFilePaths("python3 hooks/a.py", root, root), filepath.Join(root, "hooks", "b.py")) {
+	if !slices.Contains(RunFilePaths("python3 hooks/a.py", root, root, testSources.ProjectDirVars()), filepath.Join(root, "hooks", "b.py")) {
 		t.Error("RunFilePaths does not pin the sibling module")
 	}
 }

@@ -54,6 +54,7 @@ type RunNote struct {
 // resolver gathers the files a hook may run beyond its command's words.
 type resolver struct {
 	dir, root string
+	rootVars  []string // the variables that name the root (ProjectDirVars)
 	paths     []string
 	notes     []RunNote
 	seen      map[string]bool // pinned paths
@@ -63,17 +64,17 @@ type resolver struct {
 
 // RunFileReport is RunFilePaths with notes: a sentence for each file the
 // hook may run that could not be told, and what is pinned in its place.
-func RunFileReport(command, dir, root string) (paths []string, notes []RunNote) {
+func RunFileReport(command, dir, root string, rootVars []string) (paths []string, notes []RunNote) {
 	if root == "" || strings.TrimSpace(command) == "" {
 		return nil, nil
 	}
-	r := newResolver(dir, root)
+	r := newResolver(dir, root, rootVars)
 	r.command(command, dir, 0)
 	return r.paths, r.notes
 }
 
-func newResolver(dir, root string) *resolver {
-	return &resolver{dir: dir, root: filepath.Clean(root), seen: map[string]bool{}, followed: map[string]bool{}, noted: map[string]bool{}}
+func newResolver(dir, root string, rootVars []string) *resolver {
+	return &resolver{dir: dir, root: filepath.Clean(root), rootVars: rootVars, seen: map[string]bool{}, followed: map[string]bool{}, noted: map[string]bool{}}
 }
 
 // add pins p (a clean absolute path inside root), with what a folder or
@@ -131,7 +132,7 @@ func (r *resolver) inWorkspace(dir string) bool {
 // interpreters resolve, and follows each file it runs into what that
 // file loads.
 func (r *resolver) command(command, dir string, depth int) {
-	words := commandWords(command, r.root)
+	words := commandWords(command, r.root, r.rootVars)
 	for _, w := range words {
 		if p, ok := r.inside(w, dir); ok {
 			r.add(p)

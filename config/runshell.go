@@ -29,8 +29,17 @@ func (r *resolver) shellScript(p string, depth int) {
 	// cd) and in a function; where neither the script nor what it sources
 	// changes folder at all, it is still the one the script started in.
 	stays := !r.changesFolder(cmds, scriptDir, true)
+	sources := map[string]bool{} // the text of each source, which is read below
+	for _, c := range cmds {
+		if c.Name == "source" || c.Name == "." {
+			sources[c.Text] = true
+		}
+	}
 	for _, c := range cmds {
 		text := strings.TrimSpace(c.Text)
+		if c.Dynamic && sources[c.Text] {
+			continue // the source of a dynamic path, said once as such
+		}
 		if c.Dynamic {
 			r.dynamic(p, "runs `"+text+"`, code or a program known only when it runs")
 			continue

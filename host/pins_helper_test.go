@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/host"
 	"github.com/agenthooks/agenthooks/trust"
@@ -42,7 +43,7 @@ func trustedHost(tb testing.TB, files map[string]string) (*host.Host, string, fu
 	if err != nil {
 		tb.Fatal(err)
 	}
-	pins, err := config.ProjectPins(root)
+	pins, err := agents.Sources().ProjectPins(root)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -287,7 +287,7 @@ func hookScript(h *config.Hook, root string) (string, []byte, error) {
 		return "", nil, errors.New("is a prompt hook: a team hook runs a script")
 	}
 	var files []string // the workspace's files the command names that are there
-	for _, f := range config.CommandFiles(h.Command, h.Dir, root) {
+	for _, f := range config.CommandFiles(h.Command, h.Dir, root, h.ProjectDirVars()) {
 		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
 			files = append(files, f)
 		}
