@@ -28,29 +28,23 @@ func (r *resolver) python(run scriptRun, dir string) {
 	switch {
 	case run.module != "":
 		for _, c := range r.pythonModule(run.module, dir) {
-			r.followed[c] = true
-			r.pyFile(c)
+			r.followPy(c)
 		}
 	case run.script != "":
 		p, ok := r.inside(run.script, dir)
 		if !ok {
 			return
 		}
-		// A folder (or zip) run as a script is itself first on sys.path.
+		// A folder run as a script is itself first on sys.path, and runs
+		// its __main__.py.
 		if fi, err := os.Stat(p); err != nil || !fi.IsDir() {
 			path = filepath.Dir(p)
 		} else {
 			path = p
-			for _, m := range []string{"__main__.py"} {
-				if c := filepath.Join(p, m); regularFile(c) {
-					r.followed[c] = true
-					r.pyFile(c)
-				}
-			}
+			p = filepath.Join(p, "__main__.py")
 		}
-		if regularFile(p) && !r.followed[p] {
-			r.followed[p] = true
-			r.pyFile(p)
+		if regularFile(p) {
+			r.followPy(p)
 		}
 	case run.inline:
 		r.note(RunNote{Message: "python runs code given on its command line or standard input, which is not read for what it imports beyond its folder " + dir})
