@@ -205,6 +205,9 @@ func (r *resolver) follow(p, lang string, depth int) {
 	}
 }
 
+// budgetNote keys the note that maxFollowed was reached.
+const budgetNote = "\x00budget"
+
 // first reports whether p is to be read now: not read before, and within
 // maxFollowed files (past it, it says that what p loads is not pinned).
 func (r *resolver) first(p string) bool {
@@ -213,7 +216,11 @@ func (r *resolver) first(p string) bool {
 	}
 	r.followed[p] = true
 	if len(r.followed) > maxFollowed {
-		r.note(RunNote{Unpinned: true, Message: "more than " + itoa(maxFollowed) + " files follow from what the hook runs: " + p + " and those it loads are not read, so a file only they load is not pinned"})
+		// Said once: the first file left unread names the place.
+		if !r.noted[budgetNote] {
+			r.noted[budgetNote] = true
+			r.notes = append(r.notes, RunNote{Unpinned: true, Message: "more than " + itoa(maxFollowed) + " files follow from what the hook runs: from " + p + " on, what they load is not read, so a file only they load is not pinned"})
+		}
 		return false
 	}
 	return true

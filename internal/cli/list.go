@@ -118,7 +118,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	defer closeEngine()
 	set := eng.Config()
 	problems := append(slices.Clip(set.Problems), config.MissingPrograms(set.FileHooks(), o.io.environ())...)
-	problems = append(problems, unsurePins(set.FileHooks())...)
+	problems = append(problems, unsurePins(set.FileHooks(), trustedRoots(o.io.getenv))...)
 	if o.json {
 		return writeListJSON(o.io.Out, set, problems)
 	}

@@ -230,13 +230,24 @@ func TestValidateNamesUnpinnedFiles(t *testing.T) {
 	for i := range 1001 {
 		big.write(fmt.Sprintf("vendor_lib/m%04d.py", i), "x = 1\n")
 	}
+	unpinned := "may run files that are not pinned: the folder " + filepath.Join(big.root, "vendor_lib") + " holds more than 1000 files"
+	// Never trusted: a warning, as every finding about pins is there.
 	stdout, _, code := big.agenthooks("", "validate", "-w", big.root)
-	if code != 1 || !strings.Contains(stdout, "may run files that are not pinned: the folder "+filepath.Join(big.root, "vendor_lib")+" holds more than 1000 files") {
-		t.Errorf("validate with a folder past the bound exited %d:\n%s", code, stdout)
+	if code != 0 || !strings.Contains(stdout, "warning: beforeShellExecution[0]: "+unpinned) {
+		t.Errorf("validate of a workspace never trusted, with a folder past the bound, exited %d:\n%s", code, stdout)
 	}
+	// Trusting it would let the hook run files nobody pinned: refused.
 	out, _, code := big.agenthooks("", "trust", "--yes", big.root)
-	if code != 1 || !strings.Contains(out, "may run files that are not pinned") {
+	if code != 1 || !strings.Contains(out, unpinned) {
 		t.Errorf("trust of a folder past the bound exited %d, want 1 (refused):\n%s", code, out)
+	}
+	// Trusted anyway: an error, exit 1.
+	if out, _, code := big.agenthooks("", "trust", "--yes", "--force", big.root); code != 0 {
+		t.Fatalf("trust --force exited %d:\n%s", code, out)
+	}
+	stdout, _, code = big.agenthooks("", "validate", "-w", big.root)
+	if code != 1 || strings.Contains(stdout, "warning: beforeShellExecution[0]: may run") || !strings.Contains(stdout, unpinned) {
+		t.Errorf("validate of a trusted workspace with a folder past the bound exited %d:\n%s", code, stdout)
 	}
 }
 

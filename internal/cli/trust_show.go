@@ -53,7 +53,7 @@ func previewTrust(s *IO, root string) trustPreview {
 		p.problems = append(p.problems, f.SchemaProblems()...)
 	}
 	p.problems = append(p.problems, config.MissingPrograms(hooks, s.environ())...)
-	p.problems = append(p.problems, unsurePins(hooks)...)
+	p.problems = append(p.problems, unsurePins(hooks, func(string) bool { return true })...)
 	p.problems = append(p.problems, unreachableModel(hooks, s.getenv)...)
 	sb := config.SandboxFileBeside(config.ProjectFile(root))
 	if data, err := os.ReadFile(sb); err == nil {

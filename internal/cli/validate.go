@@ -104,7 +104,7 @@ func (o *validateOptions) run() error {
 			problems = append(problems, f.SchemaProblems()...)
 		}
 		problems = append(problems, config.MissingPrograms(set.FileHooks(), o.io.environ())...)
-		problems = append(problems, unsurePins(set.FileHooks())...)
+		problems = append(problems, unsurePins(set.FileHooks(), trustedRoots(o.io.getenv))...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
