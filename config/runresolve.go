@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // What an interpreter runs is not always a word of the command: `node
@@ -57,9 +59,10 @@ type resolver struct {
 	rootVars  []string // the variables that name the root (ProjectDirVars)
 	paths     []string
 	notes     []RunNote
-	seen      map[string]bool // pinned paths
-	followed  map[string]bool // files read for what they load
-	noted     map[string]bool // notes given
+	seen      map[string]bool                // pinned paths
+	followed  map[string]bool                // files read for what they load
+	noted     map[string]bool                // notes given
+	scripts   map[string][]shellscan.Command // shell scripts read, by path (nil: unreadable)
 }
 
 // RunFileReport is RunFilePaths with notes: a sentence for each file the

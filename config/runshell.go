@@ -19,12 +19,11 @@ import (
 // whole folder instead, and says so. The script's data files (what it
 // reads or writes) are not pinned: only what it runs.
 func (r *resolver) shellScript(p string, depth int) {
-	data, ok := r.readScript(p)
+	cmds, ok := r.shellCommands(p)
 	if !ok {
 		return
 	}
 	scriptDir := filepath.Dir(p)
-	cmds := shellscan.Commands(string(data))
 	// The reading forgets the folder after a source (the sourced file may
 	// cd) and in a function; where neither the script nor what it sources
 	// changes folder at all, it is still the one the script started in.
@@ -74,6 +73,26 @@ func (r *resolver) shellScript(p string, depth int) {
 	}
 }
 
+// shellCommands reads a shell script's commands, once per resolver.
+func (r *resolver) shellCommands(p string) ([]shellscan.Command, bool) {
+	if cmds, ok := r.scripts[p]; ok {
+		return cmds, cmds != nil
+	}
+	data, ok := r.readScript(p)
+	var cmds []shellscan.Command
+	if ok {
+		cmds = shellscan.Commands(string(data))
+		if cmds == nil {
+			cmds = []shellscan.Command{}
+		}
+	}
+	if r.scripts == nil {
+		r.scripts = map[string][]shellscan.Command{}
+	}
+	r.scripts[p] = cmds
+	return cmds, cmds != nil
+}
+
 // changesFolder reports whether commands (and, with sources, the
 // workspace files they source by a literal path) may change the shell's
 // folder: a cd, pushd or popd, or a source of a path known only when it
@@ -95,7 +114,7 @@ func (r *resolver) changesFolder(cmds []shellscan.Command, scriptDir string, sou
 				if !ok || !regularFile(q) {
 					continue
 				}
-				if data, ok := r.readScript(q); ok && r.changesFolder(shellscan.Commands(string(data)), scriptDir, false) {
+				if cmds, ok := r.shellCommands(q); ok && r.changesFolder(cmds, scriptDir, false) {
 					return true
 				}
 			}

@@ -88,12 +88,25 @@ func resolveIn(p, base string, folders map[string]string) resolved {
 	if dir == shown {
 		return resolved{key: evalExisting(shown), shown: shown}
 	}
-	key, ok := folders[dir]
-	if !ok {
-		key = evalExisting(dir)
-		folders[dir] = key
+	return resolved{key: filepath.Join(folderKey(dir, folders), filepath.Base(shown)), shown: shown}
+}
+
+// folderKey is evalExisting(dir), from the key of its parent where dir
+// is no symlink itself (or does not exist), each folder resolved once.
+func folderKey(dir string, folders map[string]string) string {
+	if key, ok := folders[dir]; ok {
+		return key
 	}
-	return resolved{key: filepath.Join(key, filepath.Base(shown)), shown: shown}
+	key := ""
+	parent := filepath.Dir(dir)
+	fi, err := os.Lstat(dir)
+	if parent == dir || err == nil && fi.Mode()&os.ModeSymlink != 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		key = evalExisting(dir)
+	} else {
+		key = filepath.Join(folderKey(parent, folders), filepath.Base(dir))
+	}
+	folders[dir] = key
+	return key
 }
 
 // runFileVerdict is CheckRunFile's answer for the pin p of a file now
