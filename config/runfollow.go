@@ -49,7 +49,7 @@ var shellNames = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": 
 var otherInterpreters = map[string]bool{"perl": true, "php": true, "lua": true, "luajit": true, "rscript": true,
 	"julia": true, "tclsh": true, "wish": true, "fish": true, "pwsh": true, "powershell": true, "nu": true,
 	"elvish": true, "xonsh": true, "awk": true, "gawk": true, "osascript": true, "groovy": true, "kotlin": true,
-	"java": true, "go": true, "cargo": true, "dotnet": true, "swift": true, "elixir": true, "erl": true, "escript": true}
+	"java": true, "swift": true, "elixir": true, "erl": true, "escript": true}
 
 // extLangs are the languages of script files by extension.
 var extLangs = map[string]string{

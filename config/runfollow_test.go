@@ -132,7 +132,7 @@ func TestRunFileFollow(t *testing.T) {
 		}
 	}
 	// What runs code from an environment of the workspace is not pinned.
-	for _, cmd := range []string{"uv run py/guard.py", ".venv/bin/python py/guard.py", "npx eslint ."} {
+	for _, cmd := range []string{"uv run py/guard.py", ".venv/bin/python py/guard.py", "npx eslint .", "go run ./cmd/guard"} {
 		_, notes := RunFileReport(cmd, root, root, testSources.ProjectDirVars())
 		if !slices.ContainsFunc(notes, func(n RunNote) bool { return n.Unpinned }) {
 			t.Errorf("%s: no note says what it runs is not pinned: %v", cmd, notes)

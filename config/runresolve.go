@@ -376,16 +376,17 @@ func (r *resolver) makeRules(p, dir string, depth int) {
 	}
 }
 
-// envRunners run code from an environment they install from the
-// workspace's own files (uv.lock, poetry.lock, node_modules): what runs is
+// envRunners run code they build or install from the workspace's own
+// files (a Go module, uv.lock, poetry.lock, node_modules): what runs is
 // not a file a command names.
 var envRunners = map[string]bool{"uv": true, "uvx": true, "poetry": true, "pipenv": true, "pdm": true, "hatch": true,
-	"rye": true, "conda": true, "pixi": true, "npx": true, "bunx": true, "bundle": true}
+	"rye": true, "conda": true, "pixi": true, "npx": true, "bunx": true, "bundle": true,
+	"go": true, "cargo": true, "dotnet": true, "swift": true, "gradle": true, "gradlew": true}
 
 // envRunner says that command runs base's environment, which is not
 // pinned.
 func (r *resolver) envRunner(command, base string) {
-	r.note(RunNote{Unpinned: true, Message: "`" + command + "` runs " + base + ", which runs code from an environment it installs from the workspace's own files (a lock file, node_modules, a virtual environment): that code is not pinned"})
+	r.note(RunNote{Unpinned: true, Message: "`" + command + "` runs " + base + ", which runs code it builds or installs from the workspace's own files (a module, a lock file, node_modules, a virtual environment): that code is not pinned"})
 }
 
 // runnerConfigFiles are the files a runner reads from its folder, or one
@@ -399,7 +400,7 @@ var runnerConfigFiles = map[string][]string{
 }
 
 // runnerConfigNames are the keys of those files that name code to run.
-var runnerConfigNames = regexp.MustCompile(`(?i)preload|require|import|node-options|loader|yarnPath|plugins|compilerOptions\W+paths|\bpaths\b`)
+var runnerConfigNames = regexp.MustCompile(`(?i)preload|require|import|node-options|loader|yarnPath|plugins|tasks|\bpaths\b`)
 
 // runnerConfigs pins the configuration files runner base reads, from dir
 // up to the workspace root (absent ones as absent: one added is a
