@@ -19,7 +19,8 @@ func Targets(step event.Step, fields map[string]json.RawMessage) (targets []stri
 	switch step {
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
 		input, _ := decodeObject(fields["tool_input"])
-		return MatchNames(str(fields, "tool_name"), input, str(fields, "server")), true
+		server, more := mcpServer(fields)
+		return append(MatchNames(str(fields, "tool_name"), input, server), more...), true
 	case event.SubagentStop:
 		return []string{str(fields, "subagent_type")}, true
 	case event.SessionStart:
@@ -80,7 +81,8 @@ func Input(step event.Step, payload []byte) ([]byte, error) {
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
 		input, _ := decodeObject(fields["tool_input"])
 		tool := str(fields, "tool_name")
-		set("tool_name", ToolName(tool, input, str(fields, "server")))
+		server, _ := mcpServer(fields)
+		set("tool_name", ToolName(tool, input, server))
 		if step == event.PostToolUse {
 			set("tool_response", decodedOutput(str(fields, "tool_output")))
 		}
