@@ -23,7 +23,9 @@ import (
 // (PreToolUse) gets hook_event_name and snake_case fields.
 //
 //	preToolUse           preToolUse, + beforeShellExecution (bash,
-//	                     powershell), beforeReadFile (view)
+//	                     powershell), beforeReadFile (view),
+//	                     beforeMCPExecution (<server>-<tool>: any other
+//	                     name with a "-")
 //	postToolUse          postToolUse, + afterShellExecution, afterFileEdit
 //	                     (create, edit)
 //	postToolUseFailure   postToolUseFailure

@@ -30,8 +30,9 @@ import (
 // Tool ids are lowercase (bash, read, write, edit, grep, glob, …) and
 // arguments camelCase (filePath, oldString); the hooks see Cursor's names
 // (Shell, Read, Write; file_path, old_string), and a rewrite comes back in
-// OpenCode's. MCP tools (<server>_<tool>) cannot be told apart from other
-// tools by name and keep it.
+// OpenCode's. An MCP tool is <server>_<tool>, told from a custom tool by
+// the servers' names the adapter sends ("mcp_servers"), and runs the MCP
+// steps; without them it keeps its id, with every split beside it.
 //
 // Out: a deny (and an ask: OpenCode has none) is {"error": reason} with
 // exit 2 and the reason on stderr, for the adapter to throw, which is how
