@@ -29,12 +29,19 @@ type Response struct {
 	// Raw is the object exactly as the hook printed it, for the log and
 	// for after-steps whose answers are recorded but not merged.
 	Raw json.RawMessage `json:"-"`
+	// Form names the words not the step's own that the answer was read
+	// from (Claude Code's `"decision": "block"`), for the warning; "" for
+	// the step's own.
+	Form string `json:"-"`
+	// heldStop: a stop's follow-up read from Claude Code's block, which
+	// there means the agent must not stop.
+	heldStop bool
 }
 
 // Stops reports whether the answer denies, asks or blocks: a permission
-// of deny or ask, or continue false.
+// of deny or ask, continue false, or Claude Code's block of a stop.
 func (r *Response) Stops() bool {
-	return r != nil && (r.Permission == Deny || r.Permission == Ask || (r.Continue != nil && !*r.Continue))
+	return r != nil && (r.Permission == Deny || r.Permission == Ask || (r.Continue != nil && !*r.Continue) || r.heldStop)
 }
 
 // StopsWord says how the answer stops the action ("denies", "asks",
@@ -49,6 +56,8 @@ func (r *Response) StopsWord() string {
 		return "asks"
 	case r.Continue != nil && !*r.Continue:
 		return "blocks"
+	case r.heldStop:
+		return "keeps the agent going"
 	}
 	return ""
 }

@@ -47,6 +47,11 @@ func (e *ResponseError) Error() string {
 //     when both are given.
 //   - A key given twice keeps its last value, as JavaScript's JSON.parse
 //     (and so Cursor) does.
+//   - An answer that stops the action in words the step does not define
+//     (Claude Code's decision "block", continue false on a gate, …) is
+//     read as the step's own, and Response.Form says so (readStricter).
+//   - "ask" on a step that cannot ask (beforeReadFile, beforeTabFileRead)
+//     is a deny, the stricter reading.
 //
 // Errors are *ResponseError.
 func ParseResponse(step Step, stdout []byte) (*Response, error) {
@@ -67,6 +72,9 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 				problems = append(problems, fmt.Sprintf("field %q: %v", "permission", err))
 			}
 			resp.Permission = p
+			if sc.askDenies && p == Deny && string(v) == `"ask"` {
+				resp.Form = `"permission": "ask", which ` + string(step) + " cannot do"
+			}
 		}
 	}
 	for _, f := range sc.fields {
@@ -83,6 +91,9 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 	}
 	if problems != nil {
 		return nil, &ResponseError{Step: step, Problems: problems}
+	}
+	if form := readStricter(step, sc, obj, resp); form != "" {
+		resp.Form = form
 	}
 	return resp, nil
 }

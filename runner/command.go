@@ -80,6 +80,9 @@ func (c Command) Run(ctx context.Context, req Request) Result {
 			break
 		}
 		res.Response = r
+		if r != nil && r.Form != "" {
+			res.Warning = formWarning(r)
+		}
 	default:
 		if r, err := event.ParseResponse(req.Step, pr.Stdout); err == nil && r.Stops() {
 			// The stricter reading of what the author wrote: a deny printed
@@ -87,11 +90,24 @@ func (c Command) Run(ctx context.Context, req Request) Result {
 			// (docs/semantics.md, one hook).
 			res.Response = r
 			res.Warning = fmt.Sprintf("exited with status %d but printed an answer that %s: the answer stands (exit 0 with the answer, or exit 2, is what Cursor documents)", pr.ExitCode, r.StopsWord())
+			if r.Form != "" {
+				res.Warning += "; " + formWarning(r)
+			}
 			break
 		}
 		res.Failure, res.Detail = ExitStatus, exitDetail(pr)
 	}
 	return res
+}
+
+// formWarning says that a hook stopped the action in words not its
+// step's own.
+func formWarning(r *event.Response) string {
+	word := r.StopsWord()
+	if word == "" {
+		word = "gives the model context"
+	}
+	return "answered with " + r.Form + ", read as an answer that " + word + " (the stricter reading)"
 }
 
 func exitDetail(pr proc.Result) string {
