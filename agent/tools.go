@@ -56,9 +56,6 @@ type ToolCall struct {
 	FilePath string // read, write (absolute when the cwd is known)
 	Content  *string
 	Edits    []event.FileEdit // write, after the edit
-	// pathKeys are the input keys that may hold the path, for rechecking
-	// a rewritten read.
-	PathKeys []string
 
 	MCPServer, MCPTool string
 	// MCPReadings are the ways to split an MCP tool's name when the agent
@@ -464,7 +461,6 @@ func (c Common) Describe(agentName string, spec ToolSpec, useID string, agentInp
 	case RoleRead:
 		t.Kind = KindRead
 		t.FilePath = c.Abs(Str(input, PathKeys...))
-		t.PathKeys = PathKeys
 		if s, ok := input["content"].(string); ok {
 			t.Content = &s
 		}

@@ -29,19 +29,35 @@ type Response struct {
 	// Raw is the object exactly as the hook printed it, for the log and
 	// for after-steps whose answers are recorded but not merged.
 	Raw json.RawMessage `json:"-"`
+}
+
+// Reading says how ParseAnswer read an answer beyond its step's own words
+// (readStricter), for the warning and the exit-code rule. It is kept out
+// of Response, which every hook's answer allocates.
+type Reading struct {
 	// Form names the words not the step's own that the answer was read
-	// from (Claude Code's `"decision": "block"`), for the warning; "" for
-	// the step's own.
-	Form string `json:"-"`
-	// heldStop: a stop's follow-up read from Claude Code's block, which
-	// there means the agent must not stop.
-	heldStop bool
+	// from (Claude Code's `"decision": "block"`); "" for the step's own.
+	Form string
+	// Held: a stop's follow-up read from a block of the stop, which means
+	// the agent must not stop.
+	Held bool
+}
+
+// Stops reports whether the answer, read so, denies, asks or blocks.
+func (rd Reading) Stops(r *Response) bool { return r.Stops() || rd.Held }
+
+// StopsWord says how the answer, read so, stops the action.
+func (rd Reading) StopsWord(r *Response) string {
+	if w := r.StopsWord(); w != "" || !rd.Held {
+		return w
+	}
+	return "keeps the agent going"
 }
 
 // Stops reports whether the answer denies, asks or blocks: a permission
-// of deny or ask, continue false, or Claude Code's block of a stop.
+// of deny or ask, or continue false.
 func (r *Response) Stops() bool {
-	return r != nil && (r.Permission == Deny || r.Permission == Ask || (r.Continue != nil && !*r.Continue) || r.heldStop)
+	return r != nil && (r.Permission == Deny || r.Permission == Ask || (r.Continue != nil && !*r.Continue))
 }
 
 // StopsWord says how the answer stops the action ("denies", "asks",
@@ -56,8 +72,6 @@ func (r *Response) StopsWord() string {
 		return "asks"
 	case r.Continue != nil && !*r.Continue:
 		return "blocks"
-	case r.heldStop:
-		return "keeps the agent going"
 	}
 	return ""
 }

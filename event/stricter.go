@@ -20,11 +20,11 @@ import (
 // follow-up with the reason (what it means there), after a tool its
 // reason as context for the model. A field of the step's own that already
 // decides wins. It returns how the answer was worded, for the warning, or
-// "" when nothing was read so.
-func readStricter(step Step, sc schema, obj map[string]json.RawMessage, resp *Response) string {
+// "" when nothing was read so, and whether it kept a stop going.
+func readStricter(step Step, sc schema, obj map[string]json.RawMessage, resp *Response) (form string, held bool) {
 	decision, reason, form := stoppingWords(step, sc, obj)
 	if decision == "" {
-		return ""
+		return "", false
 	}
 	setMessages := func(user, agent bool) {
 		if user && resp.UserMessage == "" {
@@ -37,7 +37,7 @@ func readStricter(step Step, sc schema, obj map[string]json.RawMessage, resp *Re
 	switch {
 	case sc.permissions != nil:
 		if resp.Permission == Deny || resp.Permission == Ask {
-			return ""
+			return "", false
 		}
 		resp.Permission = Deny
 		if decision == "ask" && slices.Contains(sc.permissions, Ask) {
@@ -46,26 +46,26 @@ func readStricter(step Step, sc schema, obj map[string]json.RawMessage, resp *Re
 		setMessages(hasField(sc, "user_message"), hasField(sc, "agent_message"))
 	case step == BeforeSubmitPrompt:
 		if resp.Continue != nil && !*resp.Continue {
-			return ""
+			return "", false
 		}
 		blocked := false
 		resp.Continue = &blocked
 		setMessages(true, false)
 	case (step == Stop || step == SubagentStop) && decision == "block":
 		if resp.FollowupMessage != "" || reason == "" {
-			return ""
+			return "", false
 		}
 		resp.FollowupMessage = reason
-		resp.heldStop = true
+		return form, true
 	case step == PostToolUse && decision == "block":
 		if resp.AdditionalContext != "" || reason == "" {
-			return ""
+			return "", false
 		}
 		resp.AdditionalContext = reason
 	default:
-		return ""
+		return "", false
 	}
-	return form
+	return form, false
 }
 
 // stoppingWords finds the words of an answer that stop the action but are

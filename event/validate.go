@@ -49,18 +49,26 @@ func (e *ResponseError) Error() string {
 //     (and so Cursor) does.
 //   - An answer that stops the action in words the step does not define
 //     (Claude Code's decision "block", continue false on a gate, …) is
-//     read as the step's own, and Response.Form says so (readStricter).
+//     read as the step's own, and ParseAnswer's Reading says so (readStricter).
 //   - "ask" on a step that cannot ask (beforeReadFile, beforeTabFileRead)
 //     is a deny, the stricter reading.
 //
 // Errors are *ResponseError.
 func ParseResponse(step Step, stdout []byte) (*Response, error) {
+	r, _, err := ParseAnswer(step, stdout)
+	return r, err
+}
+
+// ParseAnswer is ParseResponse that also says how the answer was read
+// beyond the step's own words.
+func ParseAnswer(step Step, stdout []byte) (*Response, Reading, error) {
+	var rd Reading
 	obj, raw, err := decodeObject(stdout)
 	if err != nil {
-		return nil, &ResponseError{Step: step, Problems: []string{err.Error()}}
+		return nil, rd, &ResponseError{Step: step, Problems: []string{err.Error()}}
 	}
 	if raw == nil {
-		return nil, nil
+		return nil, rd, nil
 	}
 	resp := &Response{Raw: raw}
 	sc := schemaFor(step)
@@ -73,7 +81,7 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 			}
 			resp.Permission = p
 			if sc.askDenies && p == Deny && string(v) == `"ask"` {
-				resp.Form = `"permission": "ask", which ` + string(step) + " cannot do"
+				rd.Form = `"permission": "ask", which ` + string(step) + " cannot do"
 			}
 		}
 	}
@@ -90,12 +98,12 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 		}
 	}
 	if problems != nil {
-		return nil, &ResponseError{Step: step, Problems: problems}
+		return nil, rd, &ResponseError{Step: step, Problems: problems}
 	}
-	if form := readStricter(step, sc, obj, resp); form != "" {
-		resp.Form = form
+	if form, held := readStricter(step, sc, obj, resp); form != "" {
+		rd.Form, rd.Held = form, held
 	}
-	return resp, nil
+	return resp, rd, nil
 }
 
 // presentCamel returns the value of key's camelCase spelling (user_message

@@ -123,6 +123,8 @@ func TestParseResponseFields(t *testing.T) {
 		stdout  string
 		want    *Response // Raw is filled in from stdout
 		wantErr string    // the exact error message when invalid
+		// form is how ParseAnswer says it read words not the step's own.
+		form string
 	}
 	// Cursor's block-git.sh and kube_guard.py answers (examples of its hooks
 	// documentation, in config/testdata), with the
@@ -153,9 +155,9 @@ func TestParseResponseFields(t *testing.T) {
 		// What stops the action in words the step does not take is read
 		// the stricter way (docs/semantics.md).
 		{name: "continue false denies", step: BeforeShellExecution, stdout: `{"continue":false,"user_message":"no"}`,
-			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no", Form: `"continue": false, which beforeShellExecution does not take`}},
+			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no"}, form: `"continue": false, which beforeShellExecution does not take`},
 		{name: "Claude's decision block denies", step: BeforeShellExecution, stdout: `{"decision":"block","reason":"no"}`,
-			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no", Form: `"decision": "block" (Claude Code's and Gemini CLI's words)`}},
+			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no"}, form: `"decision": "block" (Claude Code's and Gemini CLI's words)`},
 		{name: "escaped unicode", step: BeforeShellExecution, stdout: `{"user_message":"caf\u00e9 \ud83d\ude00"}`, want: &Response{UserMessage: "café 😀"}},
 		{name: "duplicate key keeps the last", step: BeforeShellExecution, stdout: `{"permission":"allow","permission":"deny"}`, want: &Response{Permission: Deny}},
 		{name: "bad permission value", step: BeforeShellExecution, stdout: `{"permission":"maybe"}`,
@@ -212,7 +214,7 @@ func TestParseResponseFields(t *testing.T) {
 		{name: "empty new_content is a replacement", step: BeforeReadFile, stdout: `{"new_content":""}`, want: &Response{NewContent: ptr("")}},
 		{name: "null new_content is absent", step: BeforeReadFile, stdout: `{"new_content":null}`, want: &Response{}},
 		{name: "ask, which a read cannot do, denies", step: BeforeReadFile, stdout: `{"permission":"ask"}`,
-			want: &Response{Permission: Deny, Form: `"permission": "ask", which beforeReadFile cannot do`}},
+			want: &Response{Permission: Deny}, form: `"permission": "ask", which beforeReadFile cannot do`},
 		{name: "new_content array", step: BeforeReadFile, stdout: `{"new_content":["a"]}`,
 			wantErr: `invalid beforeReadFile response: field "new_content": must be a string, got array`},
 		{name: "agent_message ignored", step: BeforeReadFile, stdout: `{"agent_message":"x"}`, want: &Response{}},
@@ -222,14 +224,14 @@ func TestParseResponseFields(t *testing.T) {
 		{name: "only permission is read", step: BeforeTabFileRead, stdout: `{"permission":"allow","new_content":"x","user_message":"m"}`,
 			want: &Response{Permission: Allow}},
 		{name: "ask, which a read cannot do, denies", step: BeforeTabFileRead, stdout: `{"permission":"ask"}`,
-			want: &Response{Permission: Deny, Form: `"permission": "ask", which beforeTabFileRead cannot do`}},
+			want: &Response{Permission: Deny}, form: `"permission": "ask", which beforeTabFileRead cannot do`},
 
 		// beforeSubmitPrompt
 		{name: "block", step: BeforeSubmitPrompt, stdout: `{"continue":false,"user_message":"no secrets in prompts"}`,
 			want: &Response{Continue: ptr(false), UserMessage: "no secrets in prompts"}},
 		{name: "continue", step: BeforeSubmitPrompt, stdout: `{"continue":true}`, want: &Response{Continue: ptr(true)}},
 		{name: "null continue is absent", step: BeforeSubmitPrompt, stdout: `{"continue":null}`, want: &Response{}},
-		{name: "permission deny blocks", step: BeforeSubmitPrompt, stdout: `{"permission":"deny"}`, want: &Response{Continue: ptr(false), Form: `"permission": "deny", which beforeSubmitPrompt does not take`}},
+		{name: "permission deny blocks", step: BeforeSubmitPrompt, stdout: `{"permission":"deny"}`, want: &Response{Continue: ptr(false)}, form: `"permission": "deny", which beforeSubmitPrompt does not take`},
 		{name: "permission allow ignored", step: BeforeSubmitPrompt, stdout: `{"permission":"allow"}`, want: &Response{}},
 		{name: "continue string", step: BeforeSubmitPrompt, stdout: `{"continue":"false"}`,
 			wantErr: `invalid beforeSubmitPrompt response: field "continue": must be a boolean, got string`},
@@ -297,7 +299,10 @@ func TestParseResponseFields(t *testing.T) {
 
 	for _, c := range cases {
 		t.Run(string(c.step)+"/"+c.name, func(t *testing.T) {
-			resp, err := ParseResponse(c.step, []byte(c.stdout))
+			resp, rd, err := ParseAnswer(c.step, []byte(c.stdout))
+			if rd.Form != c.form {
+				t.Errorf("read as %q, want %q", rd.Form, c.form)
+			}
 			if c.wantErr != "" {
 				if err == nil || err.Error() != c.wantErr {
 					t.Fatalf("err = %v\nwant %s", err, c.wantErr)

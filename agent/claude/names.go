@@ -102,8 +102,12 @@ func mcpServer(fields map[string]json.RawMessage) (server string, more []string)
 	if s := str(fields, "server"); s != "" {
 		return s, nil
 	}
+	raw := fields["mcp_readings"]
+	if len(raw) == 0 {
+		return "", nil
+	}
 	var readings []agent.MCPReading
-	if json.Unmarshal(fields["mcp_readings"], &readings) != nil || len(readings) == 0 {
+	if json.Unmarshal(raw, &readings) != nil || len(readings) == 0 {
 		return "", nil
 	}
 	for _, r := range readings {
