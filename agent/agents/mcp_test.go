@@ -167,29 +167,9 @@ func denied(a agent.Answer) bool {
 // contract's, from a Cursor wrapper) says nothing of the server, so a
 // matcher on a server runs for the tool whatever its server.
 func TestMCPServerLeftOpen(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("the hooks are POSIX shell scripts")
-	}
-	dir := t.TempDir()
-	home := filepath.Join(dir, "home")
-	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	settings := `{"hooks":{"PreToolUse":[
+	eng, dir := claudeEngine(t, `{"hooks":{"PreToolUse":[
 	  {"matcher":"mcp__memory-bank__.*","hooks":[{"type":"command","command":"./deny-memory.sh"}]},
-	  {"matcher":"mcp__memory__save","hooks":[{"type":"command","command":"./deny-memory.sh"}]}]}}`
-	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(settings), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(home, "deny-memory.sh"), []byte(denyMemory), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	eng, err := engine.Load(engine.Options{Locations: config.Locations{
-		EnterpriseFile: filepath.Join(dir, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{dir},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	  {"matcher":"mcp__memory__save","hooks":[{"type":"command","command":"./deny-memory.sh"}]}]}}`)
 	cases := []struct {
 		name string
 		d    *agent.Dialect
@@ -240,6 +220,23 @@ func TestMCPServerLeftOpen(t *testing.T) {
 // names, so it runs for its own tools whatever the server and for no
 // other tool.
 func TestMCPMatcherOfUnnamedServer(t *testing.T) {
+	eng, dir := claudeEngine(t, `{"hooks":{"PreToolUse":[{"matcher":"mcp__(memory|notes)__save","hooks":[{"type":"command","command":"./deny-memory.sh"}]}]}}`)
+	for tool, deny := range map[string]bool{"MCP:save": true, "MCP:load": false, "MCP:autosave": false, "Grep": false} {
+		body := `{"conversation_id":"c","generation_id":"g","hook_event_name":"preToolUse","tool_name":"` + tool + `","tool_input":{},"tool_use_id":"t","cwd":"` + dir + `"}`
+		dec, err := eng.Run(context.Background(), event.PreToolUse, []byte(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := dec.Permission == event.Deny; got != deny {
+			t.Errorf("Cursor preToolUse %s: permission %q; want deny %v", tool, dec.Permission, deny)
+		}
+	}
+}
+
+// claudeEngine loads ~/.claude/settings.json holding settings, whose
+// hooks run deny-memory.sh, and returns the engine and the workspace.
+func claudeEngine(t *testing.T, settings string) (*engine.Engine, string) {
+	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the hooks are POSIX shell scripts")
 	}
@@ -248,7 +245,6 @@ func TestMCPMatcherOfUnnamedServer(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	settings := `{"hooks":{"PreToolUse":[{"matcher":"mcp__(memory|notes)__save","hooks":[{"type":"command","command":"./deny-memory.sh"}]}]}}`
 	if err := os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(settings), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -261,14 +257,8 @@ func TestMCPMatcherOfUnnamedServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for tool, deny := range map[string]bool{"MCP:save": true, "MCP:load": false, "MCP:autosave": false, "Grep": false} {
-		body := `{"conversation_id":"c","generation_id":"g","hook_event_name":"preToolUse","tool_name":"` + tool + `","tool_input":{},"tool_use_id":"t","cwd":"` + dir + `"}`
-		dec, err := eng.Run(context.Background(), event.PreToolUse, []byte(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := dec.Permission == event.Deny; got != deny {
-			t.Errorf("Cursor preToolUse %s: permission %q; want deny %v", tool, dec.Permission, deny)
-		}
+	if p := eng.Problems(); len(p) > 0 {
+		t.Fatalf("load problems: %v", p)
 	}
+	return eng, dir
 }
