@@ -83,7 +83,7 @@ func stoppingWords(step Step, sc schema, obj map[string]json.RawMessage) (decisi
 			r, _ := present(obj, "reason")
 			// Both keep a stopping agent going: Claude Code's block, and
 			// Gemini CLI's AfterAgent deny, which retries with the reason.
-			return "block", str(r), `"decision": "` + d + `" (Claude Code's and Gemini CLI's words)`
+			return "block", str(r), `"decision": "` + d + `"`
 		}
 	}
 	if v, ok := present(obj, "hookSpecificOutput"); ok {
@@ -93,7 +93,7 @@ func stoppingWords(step Step, sc schema, obj map[string]json.RawMessage) (decisi
 		}
 		_ = json.Unmarshal(v, &hso)
 		if d := strings.ToLower(hso.PermissionDecision); d == "deny" || d == "ask" {
-			return d, hso.PermissionDecisionReason, `Claude Code's hookSpecificOutput.permissionDecision "` + d + `"`
+			return d, hso.PermissionDecisionReason, `hookSpecificOutput.permissionDecision "` + d + `"`
 		}
 	}
 	userMessage := func() string {

@@ -157,7 +157,7 @@ func TestParseResponseFields(t *testing.T) {
 		{name: "continue false denies", step: BeforeShellExecution, stdout: `{"continue":false,"user_message":"no"}`,
 			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no"}, form: `"continue": false, which beforeShellExecution does not take`},
 		{name: "Claude's decision block denies", step: BeforeShellExecution, stdout: `{"decision":"block","reason":"no"}`,
-			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no"}, form: `"decision": "block" (Claude Code's and Gemini CLI's words)`},
+			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no"}, form: `"decision": "block"`},
 		{name: "escaped unicode", step: BeforeShellExecution, stdout: `{"user_message":"caf\u00e9 \ud83d\ude00"}`, want: &Response{UserMessage: "café 😀"}},
 		{name: "duplicate key keeps the last", step: BeforeShellExecution, stdout: `{"permission":"allow","permission":"deny"}`, want: &Response{Permission: Deny}},
 		{name: "bad permission value", step: BeforeShellExecution, stdout: `{"permission":"maybe"}`,
