@@ -103,9 +103,11 @@ func TestMCPServerSurvivesEveryDialect(t *testing.T) {
 			memory:     `{"session_id":"x","turn_id":"1","cwd":"DIR","hook_event_name":"PreToolUse","model":"gpt-5","tool_name":"mcp__memory__create_entities",` + input + `,"tool_use_id":"call_1"}`,
 			other:      `{"session_id":"x","turn_id":"1","cwd":"DIR","hook_event_name":"PreToolUse","model":"gpt-5","tool_name":"mcp__github__create_issue",` + input + `,"tool_use_id":"call_2"}`,
 			claudeName: "mcp__memory__create_entities"},
+		// Gemini CLI 0.61 names the tool mcp_<server>_<tool> and says
+		// which server in mcp_context.
 		{d: gemini.Dialect,
-			memory:     `{"session_id":"g","cwd":"DIR","hook_event_name":"BeforeTool","tool_name":"create_entities",` + input + `,"mcp_context":{"server_name":"memory","tool_name":"create_entities"}}`,
-			other:      `{"session_id":"g","cwd":"DIR","hook_event_name":"BeforeTool","tool_name":"create_issue",` + input + `,"mcp_context":{"server_name":"github","tool_name":"create_issue"}}`,
+			memory:     `{"session_id":"g","cwd":"DIR","hook_event_name":"BeforeTool","tool_name":"mcp_memory_create_entities",` + input + `,"mcp_context":{"server_name":"memory","tool_name":"create_entities","command":"node","args":["mcp.js"]}}`,
+			other:      `{"session_id":"g","cwd":"DIR","hook_event_name":"BeforeTool","tool_name":"mcp_github_create_issue",` + input + `,"mcp_context":{"server_name":"github","tool_name":"create_issue","url":"https://api.example/mcp"}}`,
 			claudeName: "mcp__memory__create_entities"},
 		// Copilot CLI 1.0.102, as its preToolUse hooks received them from a
 		// stdio MCP server named memory: <server>-<tool>, in both formats.
@@ -184,6 +186,10 @@ func TestMCPServerLeftOpen(t *testing.T) {
 			`{"hook":"tool.execute.before","input":{"tool":"memory_save","sessionID":"s","callID":"c"},"output":{"args":{}},"directory":"` + dir + `"}`, true},
 		{"opencode adapter without servers, another tool", opencode.Dialect,
 			`{"hook":"tool.execute.before","input":{"tool":"notes_save","sessionID":"s","callID":"c"},"output":{"args":{}},"directory":"` + dir + `"}`, false},
+		{"gemini without mcp_context", gemini.Dialect,
+			`{"session_id":"g","cwd":"` + dir + `","hook_event_name":"BeforeTool","tool_name":"mcp_memory_save","tool_input":{}}`, true},
+		{"gemini without mcp_context, another tool", gemini.Dialect,
+			`{"session_id":"g","cwd":"` + dir + `","hook_event_name":"BeforeTool","tool_name":"mcp_notes_load","tool_input":{}}`, false},
 		{"contract from a Cursor wrapper", contract.Dialect,
 			`{"tool_name":"MCP:save","tool_input":{}}`, true},
 		{"contract, a tool of no MCP server", contract.Dialect,
