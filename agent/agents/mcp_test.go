@@ -68,6 +68,7 @@ func mcpEngine(t *testing.T, skip []*config.Settings) (*engine.Engine, string) {
 		}
 	}
 	eng, err := engine.Load(engine.Options{Locations: config.Locations{
+		Settings:       agents.Settings(),
 		EnterpriseFile: filepath.Join(dir, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{dir},
 		SkipSettings: skip,
 	}})
@@ -258,6 +259,7 @@ func claudeEngine(t *testing.T, settings string) (*engine.Engine, string) {
 		t.Fatal(err)
 	}
 	eng, err := engine.Load(engine.Options{Locations: config.Locations{
+		Settings:       agents.Settings(),
 		EnterpriseFile: filepath.Join(dir, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{dir},
 	}})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
@@ -72,22 +73,23 @@ func (o *validateOptions) run() error {
 				checked++
 				continue
 			}
-			if s, src, ok := settingsFileOf(abs); ok {
+			srcs := agents.Sources()
+			if src, ok := settingsFileOf(srcs, abs, o.io.getenv); ok {
 				// Another agent's settings file: its own format.
-				f := s.Format.Parse(abs, data, src, dir, dir)
+				f := srcs.Parse(abs, data, src, dir, dir)
 				problems = append(problems, f.Problems...)
 				checked++
 				continue
 			}
-			src, hookDir, placed := config.User, dir, false
+			cursorSrc, hookDir, placed := config.User, dir, false
 			if root, ok := projectRootOf(abs, o.io.getenv("HOME")); ok {
 				// A project's .cursor/hooks.json: its hooks run from the
 				// workspace root, so that is where their programs are.
-				src, hookDir, placed = config.Project, root, true
+				cursorSrc, hookDir, placed = config.Project, root, true
 			} else if home := o.io.getenv("HOME"); home != "" && abs == filepath.Join(home, ".cursor", "hooks.json") {
 				placed = true
 			}
-			f := config.ParseFile(abs, data, src, hookDir, hookDir)
+			f := srcs.Parse(abs, data, cursorSrc, hookDir, hookDir)
 			problems = append(problems, f.Problems...)
 			if placed {
 				// Where a file's hooks run from is known only where Cursor
@@ -173,24 +175,29 @@ func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config
 // or the user's, under a folder up to three levels above it), or whose
 // plugin's hooks file it is, through the registry: validate reads it in
 // that agent's format.
-func settingsFileOf(abs string) (*config.Settings, config.Source, bool) {
-	for _, a := range agents.All {
-		if a.Settings == nil {
-			continue
-		}
-		if p := a.Settings.Plugins; p != nil && p.IsHooksFile(abs) && len(a.Settings.Files) > 0 {
+func settingsFileOf(srcs config.Sources, abs string, getenv func(string) string) (config.Source, bool) {
+	home, _ := settings.Home(getenv)
+	for _, s := range srcs.Settings() {
+		if p := s.Plugins; p != nil && p.IsHooksFile(abs) && len(s.Files) > 0 {
 			// A plugin is the user's: read as of the user's file.
-			return a.Settings, a.Settings.Files[len(a.Settings.Files)-1].Source, true
+			return srcs.File(s, len(s.Files)-1), true
 		}
-		for _, f := range a.Settings.Files {
-			for r, i := filepath.Dir(abs), 0; i < 3; r, i = filepath.Dir(r), i+1 {
+		for i, f := range s.Files {
+			if !f.Project {
+				// The user's file is in the agent's user folder.
+				if dir := s.Folder(home, getenv); dir != "" && filepath.Clean(f.Path(dir)) == abs {
+					return srcs.File(s, i), true
+				}
+				continue
+			}
+			for r, n := filepath.Dir(abs), 0; n < 3; r, n = filepath.Dir(r), n+1 {
 				if filepath.Clean(f.Path(r)) == abs {
-					return a.Settings, f.Source, true
+					return srcs.File(s, i), true
 				}
 			}
 		}
 	}
-	return nil, 0, false
+	return config.Source{}, false
 }
 
 // projectRootOf is the workspace root of a project hooks file,
