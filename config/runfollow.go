@@ -117,9 +117,9 @@ var (
 		"-EncodedCommand": true, "-encodedcommand": true, "-ec": true}
 )
 
-// scriptArg reads an interpreter's arguments: the first that is no
+// interpreterRun reads an interpreter's arguments: the first that is no
 // option is its script.
-func scriptArg(lang string, args []string) scriptRun {
+func interpreterRun(lang string, args []string) scriptRun {
 	var run scriptRun
 	for i := 0; i < len(args); i++ {
 		a := args[i]

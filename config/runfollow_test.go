@@ -197,8 +197,8 @@ func FuzzJSSpecifiers(f *testing.F) {
 	})
 }
 
-// TestScriptArg: the script an interpreter runs, past its options.
-func TestScriptArg(t *testing.T) {
+// TestInterpreterRun: the script an interpreter runs, past its options.
+func TestInterpreterRun(t *testing.T) {
 	for _, c := range []struct {
 		lang string
 		args []string
@@ -219,7 +219,7 @@ func TestScriptArg(t *testing.T) {
 		{langOther, []string{"-NoProfile", "-File", "g.ps1"}, scriptRun{script: "g.ps1"}},
 		{langOther, []string{"-e", "print 1"}, scriptRun{inline: true}},
 	} {
-		if got := scriptArg(c.lang, c.args); got != c.want {
+		if got := interpreterRun(c.lang, c.args); got != c.want {
 			t.Errorf("%s %q: %+v, want %+v", c.lang, c.args, got, c.want)
 		}
 	}

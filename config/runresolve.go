@@ -167,7 +167,7 @@ func (r *resolver) command(command, dir string, depth int) {
 		if p, ok := r.inside(w, dir); ok && strings.ContainsAny(w, `/\`) {
 			r.note(RunNote{Unpinned: true, Message: p + " is an interpreter inside the workspace: what it loads from its own installation there (a virtual environment's site-packages, a package's dependencies) is not pinned"})
 		}
-		run := scriptArg(lang, words[i+1:])
+		run := interpreterRun(lang, words[i+1:])
 		switch {
 		case lang == "python":
 			r.python(run, dir)

@@ -152,7 +152,7 @@ func (r *resolver) shellProgram(p string, c shellscan.Command, bases []string, d
 		if lang == "" {
 			continue
 		}
-		run := scriptArg(lang, c.Args)
+		run := interpreterRun(lang, c.Args)
 		switch {
 		case lang == langPython:
 			r.python(run, b)
