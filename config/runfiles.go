@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // RunFile is a file that a project hook runs or reads, as it is now.
@@ -231,6 +232,10 @@ func (h *Hook) RunFiles() []RunFile {
 	return out
 }
 
+// hashBuffers are the buffers readRunFile hashes through: a load hashes
+// every file its hooks may run.
+var hashBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
 // readRunFile stats and hashes one path. It stats before it opens, so a
 // named pipe is never opened (that would block); the content is streamed,
 // so a large file costs time but not memory.
@@ -270,7 +275,11 @@ func readRunFile(p string) RunFile {
 		return rf
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	buf := hashBuffers.Get().(*[]byte)
+	defer hashBuffers.Put(buf)
+	// Read alone, so that the buffer is used: *os.File's WriteTo would
+	// allocate one of its own for every file.
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *buf); err != nil {
 		rf.Err = fmt.Errorf("read %s: %w", p, err)
 		return rf
 	}
