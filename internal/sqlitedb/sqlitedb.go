@@ -37,6 +37,11 @@ type Options struct {
 	// system; a database that already has tables keeps its mode (only a
 	// VACUUM changes it).
 	IncrementalVacuum bool
+	// CheckpointApart turns off the checkpoint a commit runs when the WAL
+	// has grown past 1,000 pages (wal_autocheckpoint), which the
+	// committing writer waits for: the caller checkpoints apart, off the
+	// writer's path (Checkpoint).
+	CheckpointApart bool
 }
 
 // Open opens the database file at path, creating it with mode 0600 if
@@ -116,6 +121,9 @@ func params(o Options) string {
 	if o.ForeignKeys {
 		q.Add("_pragma", "foreign_keys(1)")
 	}
+	if o.CheckpointApart {
+		q.Add("_pragma", "wal_autocheckpoint(0)")
+	}
 	q.Set("_txlock", "immediate")
 	return q.Encode()
 }
@@ -146,4 +154,16 @@ func IsBusy(err error) bool {
 func IsUniqueViolation(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
+}
+
+// Checkpoint copies what the WAL holds into the database file, as far
+// as the oldest reader allows, without taking the write lock (a PASSIVE
+// checkpoint): writers go on meanwhile. It reports how many pages the WAL
+// holds and how many of them are in the file now.
+func Checkpoint(ctx context.Context, conn *sql.Conn) (walPages, copied int64, err error) {
+	var busy int64
+	if err := conn.QueryRowContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &walPages, &copied); err != nil {
+		return 0, 0, fmt.Errorf("checkpoint: %w", err)
+	}
+	return walPages, copied, nil
 }

@@ -92,7 +92,8 @@ func BenchmarkTeamLoad(b *testing.B) {
 // BenchmarkDashboardFleet loads the dashboard in headless Chromium on a
 // team of 100,000 machines (2,000 in the short pass): the time from
 // opening the page, signed in, to the fleet's counts and first page
-// shown, the median of 3 loads.
+// shown (which writes the listing of the pages after it), the median of
+// 3 loads.
 func BenchmarkDashboardFleet(b *testing.B) {
 	machines := size(100_000, 2000)
 	for _, be := range backends {
@@ -121,6 +122,11 @@ func BenchmarkDashboardFleet(b *testing.B) {
 			var loads []time.Duration
 			b.ResetTimer()
 			for range 3 {
+				// Each load writes its listing, as a first load does: none
+				// reads the one of the load before.
+				if _, err := srv.store.DropListings(ctx, time.Now().Add(time.Second)); err != nil {
+					b.Fatal(err)
+				}
 				began := time.Now()
 				br.do(b, "reload", chromedp.Navigate(srv.url+"/"))
 				br.waitFor(b, "the fleet after a reload", shown)

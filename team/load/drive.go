@@ -9,6 +9,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/agenthooks/agenthooks/team/store"
 	"github.com/agenthooks/agenthooks/team/teamv1"
 )
 
@@ -43,7 +44,8 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 	}
 	cpu0, cpuOK := cpuTime()
 	var phase atomic.Int32
-	var lat samples
+	var lat, upLat samples
+	r.longestWrite() // from here on
 	var fetches, fetchFails, uploads, uploadFails, accepted, lists, listFails atomic.Int64
 	var next atomic.Int64
 	runCtx, cancel := context.WithCancel(ctx)
@@ -98,10 +100,12 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 					for i := range ds {
 						ds[i] = decision(fmt.Sprintf("u%d-%d-%d", c, seq, i), now, seq*len(ds)+i)
 					}
+					began := time.Now()
 					res, err := client.UploadDecisions(runCtx, connect.NewRequest(&teamv1.UploadDecisionsRequest{Machine: m, Decisions: ds}))
 					if runCtx.Err() != nil {
 						return
 					}
+					upLat.add(int(phase.Load()), time.Since(began))
 					uploads.Add(1)
 					if err != nil {
 						uploadFails.Add(1)
@@ -117,22 +121,28 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 		wg.Go(func() {
 			t := time.NewTicker(cfg.ListEvery)
 			defer t.Stop()
+			token := ""
 			for i := 0; ; i++ {
 				select {
 				case <-t.C:
 				case <-runCtx.Done():
 					return
 				}
+				// The administrator pages on through the listing, each
+				// page from the next replica, and starts over at its end.
 				began := time.Now()
-				_, err := r.adminClient(i).ListMachines(runCtx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: r.teamID}))
+				res, err := r.adminClient(i).ListMachines(runCtx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: r.teamID, PageToken: token}))
 				if runCtx.Err() != nil {
 					return
 				}
 				lists.Add(1)
 				rep.ListLatencies = append(rep.ListLatencies, time.Since(began))
+				token = ""
 				if err != nil {
 					listFails.Add(1)
 					rep.noteError("list", err)
+				} else {
+					token = res.Msg.NextPageToken
 				}
 			}
 		})
@@ -144,6 +154,7 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 			return err
 		}
 		r.progress("shortening the retention to %d days", cfg.PruneToDays)
+		rep.LongestWrite[phaseBefore] = r.longestWrite()
 		phase.Store(phaseDuring)
 		pruneStart = time.Now()
 		if _, err := r.adminClient(0).SetTeamAudit(ctx, connect.NewRequest(&teamv1.SetTeamAuditRequest{TeamId: r.teamID, Audit: true,
@@ -165,6 +176,7 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 			}
 		}
 		rep.Pruned, _, _ = r.events.prunedSince(pruneStart)
+		rep.LongestWrite[phaseDuring] = r.longestWrite()
 		r.events.mu.Lock()
 		rep.LongestPruneChunk = r.events.longestChunk
 		r.events.mu.Unlock()
@@ -184,6 +196,7 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 	}
 	cancel()
 	wg.Wait()
+	rep.LongestWrite[phase.Load()] = r.longestWrite()
 	elapsed := time.Since(start)
 	cpu1, _ := cpuTime()
 	deadlocks1, err := r.pgStats(ctx)
@@ -200,6 +213,7 @@ func (r *rig) drive(ctx context.Context, rep *Report) error {
 	}
 	for p := range phases {
 		rep.Latency[p] = summarize(lat.got[p])
+		rep.UploadLatency[p] = summarize(upLat.got[p])
 	}
 	r.events.mu.Lock()
 	rep.FleetWriteFailures, rep.PruneFailures, rep.LastServerFailure = r.events.fleetFailures, r.events.pruneFailures, r.events.lastFailure
@@ -287,4 +301,16 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-time.After(d):
 		return nil
 	}
+}
+
+// longestWrite is the longest a write transaction of any replica held
+// the database since the last call.
+func (r *rig) longestWrite() time.Duration {
+	var most time.Duration
+	for _, st := range r.stores {
+		if wt, ok := st.(store.WriteTimer); ok {
+			most = max(most, wt.LongestWrite())
+		}
+	}
+	return most
 }

@@ -41,7 +41,7 @@ func (e *events) Handle(_ context.Context, rec slog.Record) error {
 			case "deleted":
 				e.pruned += a.Value.Int64()
 			case "longest_write_ms":
-				e.longestChunk = max(e.longestChunk, time.Duration(a.Value.Int64())*time.Millisecond)
+				e.longestChunk = max(e.longestChunk, time.Duration(a.Value.Float64()*float64(time.Millisecond)))
 			}
 			return true
 		})

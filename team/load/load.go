@@ -52,8 +52,9 @@ type Config struct {
 	// Duration is how long the load runs; in bursts, until every
 	// machine came (at most twice as long).
 	Duration time.Duration
-	// ListEvery, when set, has an administrator list the fleet (first
-	// page and counts) that often, on each replica in turn.
+	// ListEvery, when set, has an administrator list the fleet (a page
+	// and the counts) that often, on each replica in turn, paging on
+	// through the listing and starting over at its end.
 	ListEvery time.Duration
 
 	// SeedDecisions are stored before the run, aged between SeedMinAge

@@ -16,12 +16,17 @@ type Report struct {
 	Config  Config
 	Elapsed time.Duration
 
-	Fetches, FetchFailures            int64
-	Uploads, UploadFailures           int64
-	Accepted                          int64 // decisions stored by the uploads
-	Lists, ListFailures               int64
-	ListLatencies                     []time.Duration
-	Latency                           [phases]Latency
+	Fetches, FetchFailures  int64
+	Uploads, UploadFailures int64
+	Accepted                int64 // decisions stored by the uploads
+	Lists, ListFailures     int64
+	ListLatencies           []time.Duration
+	Latency                 [phases]Latency // of the fetches
+	UploadLatency           [phases]Latency
+	// LongestWrite is, by phase, the longest a write transaction (an
+	// upload, a fleet flush, a pruning's chunk, a listing) held the
+	// database, on any replica.
+	LongestWrite                      [phases]time.Duration
 	CPUPer10k                         float64 // CPU-s of this process (servers and load) per 10,000 fetches
 	Deadlocks                         int64   // PostgreSQL's count, over the run
 	FleetWriteFailures, PruneFailures int
@@ -122,6 +127,12 @@ func (r *Report) Print(w io.Writer) {
 			label = "latency " + names[p]
 		}
 		fmt.Fprintf(w, "%-17s p50 %.2f ms, p99 %.2f ms, max %.1f ms (%d fetches)\n", label, ms(l.P50), ms(l.P99), ms(l.Max), l.N)
+		if u := r.UploadLatency[p]; u.N > 0 {
+			fmt.Fprintf(w, "  %-15s p50 %.2f ms, p99 %.2f ms, max %.1f ms (%d uploads)\n", "uploads", ms(u.P50), ms(u.P99), ms(u.Max), u.N)
+		}
+		if r.LongestWrite[p] > 0 {
+			fmt.Fprintf(w, "  %-15s %.1f ms (the longest a write transaction held the database, any replica)\n", "longest write", ms(r.LongestWrite[p]))
+		}
 	}
 	if r.CPUPer10k > 0 {
 		fmt.Fprintf(w, "cpu               %.2f CPU-s per 10k fetches (this process: servers and load generator; not PostgreSQL's)\n", r.CPUPer10k)

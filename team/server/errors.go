@@ -37,6 +37,8 @@ func toConnect(log *slog.Logger, procedure string, err error) error {
 		return connect.NewError(connect.CodeAborted, fmt.Errorf("%w: read the team's hooks again and retry", err))
 	case errors.Is(err, store.ErrConflict):
 		return connect.NewError(connect.CodeAlreadyExists, err)
+	case errors.Is(err, store.ErrListingGone):
+		return connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf("page_token: %w (a listing's pages last %v): list from the first page again", err, store.ListingTTL))
 	case errors.Is(err, store.ErrAuditOff):
 		return connect.NewError(connect.CodeFailedPrecondition, fmt.Errorf("%w: an administrator turns it on (SetTeamAudit, or the dashboard); until then nothing is sent", err))
 	case errors.Is(err, context.Canceled):

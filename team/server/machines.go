@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +27,7 @@ func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.Li
 	if m.GetPageSize() < 0 || m.GetPageSize() > store.MaxMachinePage {
 		return nil, invalid("page_size", "is not from 0 to 1000", "ask for at most 1000 machines a page, or 0 for 100")
 	}
-	after, ok := parsePageToken(m.GetPageToken())
+	listing, offset, ok := parsePageToken(m.GetPageToken())
 	if !ok {
 		return nil, invalid("page_token", "is not a token this server handed out", "send the next_page_token of the previous answer, or none for the first page")
 	}
@@ -38,21 +40,30 @@ func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.Li
 	}
 	now := time.Now()
 	staleBefore := now.Add(-StaleAfter).UnixMilli()
+	// The counts and the page are two reads of their own: at once, each
+	// on a connection (and a core) of its own.
+	var counts store.FleetCounts
+	var countErr error
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		counts, countErr = a.s.cfg.Store.CountMachines(ctx, t.ID, t.Revision, staleBefore)
+	}()
 	page, err := a.s.cfg.Store.ListMachines(ctx, store.MachineQuery{
 		TeamID: t.ID, Revision: t.Revision, StaleBeforeMs: staleBefore,
 		StaleOnly: m.GetStaleOnly(), BehindOnly: m.GetBehindOnly(),
 		Prefix: cleanText(m.GetPrefix(), 255, false), Version: cleanText(m.GetVersion(), 64, false),
-		After: after, Limit: int(m.GetPageSize()),
+		Listing: listing, Offset: offset, Limit: int(m.GetPageSize()),
 	})
+	<-counted
 	if err != nil {
 		return nil, a.fail(req, err)
 	}
-	counts, err := a.s.cfg.Store.CountMachines(ctx, t.ID, t.Revision, staleBefore)
-	if err != nil {
-		return nil, a.fail(req, err)
+	if countErr != nil {
+		return nil, a.fail(req, countErr)
 	}
 	resp := &teamv1.ListMachinesResponse{Revision: t.Revision, Machines: make([]*teamv1.MachineStatus, len(page.Machines)),
-		NextPageToken: pageToken(page.Next), Counts: countsToProto(counts)}
+		NextPageToken: pageToken(page.Listing, page.Next), Counts: countsToProto(counts)}
 	for i, ms := range page.Machines {
 		resp.Machines[i] = machineStatus(ms, t.Revision, now)
 	}
@@ -60,30 +71,36 @@ func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.Li
 }
 
 // pageTokenPrefix versions the fleet's page tokens: a later order can
-// refuse an older token rather than misread it.
-const pageTokenPrefix = "m1:"
+// refuse an older token rather than misread it (m1: paged by machine id).
+const pageTokenPrefix = "m2:"
 
-// pageToken is the opaque token of the page after machine id after; ""
+// pageToken is the opaque token of the page at offset of a listing; ""
 // when there is none.
-func pageToken(after string) string {
-	if after == "" {
+func pageToken(listing int64, offset int) string {
+	if listing == 0 || offset <= 0 {
 		return ""
 	}
-	return base64.RawURLEncoding.EncodeToString([]byte(pageTokenPrefix + after))
+	return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "%s%d:%d", pageTokenPrefix, listing, offset))
 }
 
-// parsePageToken reads a token pageToken made: the machine id a page
-// starts after ("" for the first page).
-func parsePageToken(tok string) (string, bool) {
+// parsePageToken reads a token pageToken made: the listing and the
+// offset of the page (0, 0 for a first page).
+func parsePageToken(tok string) (int64, int, bool) {
 	if tok == "" {
-		return "", true
+		return 0, 0, true
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(tok)
 	if err != nil {
-		return "", false
+		return 0, 0, false
 	}
-	after, ok := strings.CutPrefix(string(raw), pageTokenPrefix)
-	return after, ok && machineIDRE().MatchString(after)
+	rest, ok := strings.CutPrefix(string(raw), pageTokenPrefix)
+	l, o, ok2 := strings.Cut(rest, ":")
+	listing, err1 := strconv.ParseInt(l, 10, 64)
+	offset, err2 := strconv.Atoi(o)
+	if !ok || !ok2 || err1 != nil || err2 != nil || listing <= 0 || offset <= 0 {
+		return 0, 0, false
+	}
+	return listing, offset, true
 }
 
 func countsToProto(c store.FleetCounts) *teamv1.FleetCounts {

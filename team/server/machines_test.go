@@ -14,8 +14,9 @@ import (
 
 // TestListMachinesPages: machines that synced through the server are
 // listed a page at a time through the API, with the team's counts on
-// every page; a token the server did not hand out, or a page too large,
-// is refused naming the field.
+// every page, none stale so the latest sync first; a token the server
+// did not hand out, or a page too large, is refused naming the field, and
+// the token of a listing gone asks for a first page again.
 func TestListMachinesPages(t *testing.T) {
 	eachBackend(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
@@ -50,7 +51,8 @@ func TestListMachinesPages(t *testing.T) {
 				break
 			}
 		}
-		if len(ids) != 25 || ids[0] != "m00" || ids[24] != "m24" {
+		// None stale: the latest sync first.
+		if len(ids) != 25 || ids[0] != "m24" || ids[24] != "m00" {
 			t.Fatalf("listed %v", ids)
 		}
 		res, err := adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, Prefix: "HOST-2"}))
@@ -61,6 +63,8 @@ func TestListMachinesPages(t *testing.T) {
 			_, err := adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, PageToken: bad}))
 			wantCode(t, "page token "+bad, err, connect.CodeInvalidArgument)
 		}
+		_, err = adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, PageToken: pageToken(1<<40, 10)}))
+		wantCode(t, "the page token of a listing gone", err, connect.CodeFailedPrecondition)
 		_, err = adm.ListMachines(ctx, connect.NewRequest(&teamv1.ListMachinesRequest{TeamId: e.team.ID, PageSize: 1001}))
 		wantCode(t, "page size 1001", err, connect.CodeInvalidArgument)
 	})

@@ -16,15 +16,19 @@ const (
 	// pruneEvery is how often the pruner looks for decisions past their
 	// retention; a change of a team's retention wakes it at once.
 	pruneEvery = 10 * time.Minute
-	// pruneChunkMax and pruneChunkMin bound a chunk's rows; the chunk
-	// grows or shrinks so that one takes about pruneChunkTarget.
-	pruneChunkMax    = 10_000
-	pruneChunkMin    = 100
-	pruneChunkStart  = 1000
-	pruneChunkTarget = 50 * time.Millisecond
+	// pruneChunkMax and pruneChunkMin bound a chunk's rows; the chunk is
+	// sized by how long the last one held the database, so that one
+	// takes about pruneChunkTarget: a chunk's rows cost more on a larger
+	// table, a colder cache or a busier machine.
+	pruneChunkMax    = 5000
+	pruneChunkMin    = 10
+	pruneChunkStart  = 200
+	pruneChunkTarget = 25 * time.Millisecond
 	// reclaimPages is how many free pages one step of SQLite's
-	// incremental vacuum gives back (1 MiB at 4-KiB pages).
-	reclaimPages = 256
+	// incremental vacuum gives back at first (1 MiB at 4-KiB pages);
+	// the step is sized as the chunks are, from reclaimPagesMin.
+	reclaimPages    = 256
+	reclaimPagesMin = 16
 )
 
 // pruner deletes decisions past their retention in the background.
@@ -47,7 +51,8 @@ func (p *pruner) nudge() {
 	}
 }
 
-// run prunes at start, every pruneEvery and when nudged, until ctx ends.
+// run prunes at start, every pruneEvery and when nudged, until ctx ends;
+// each round also drops the fleet view's expired listings.
 func (p *pruner) run(ctx context.Context) {
 	t := time.NewTicker(pruneEvery)
 	defer t.Stop()
@@ -68,6 +73,10 @@ func (p *pruner) run(ctx context.Context) {
 // freed space back, pausing after each step as long as it took, so that
 // other writers have the database at least half the time.
 func (p *pruner) prune(ctx context.Context) error {
+	// The fleet view's listings past their time go first: a few rows.
+	if _, err := p.st.DropListings(ctx, time.Now().Add(-store.ListingTTL)); err != nil {
+		return err
+	}
 	total := 0
 	var longest time.Duration
 	start := time.Now()
@@ -82,41 +91,47 @@ func (p *pruner) prune(ctx context.Context) error {
 		if n.Rows == 0 {
 			break
 		}
-		p.adapt(n.Rows, n.Held)
+		p.chunk = adapt(p.chunk, n.Rows, n.Held, pruneChunkMin, pruneChunkMax)
 		if err := pause(ctx, time.Since(began)); err != nil {
 			return err
 		}
 	}
 	deleted := time.Since(start)
+	pages := reclaimPages
 	for {
 		began := time.Now()
-		more, err := p.st.ReclaimSpace(ctx, reclaimPages)
+		more, held, err := p.st.ReclaimSpace(ctx, pages)
+		longest = max(longest, held)
 		if err != nil {
 			return err
 		}
 		if !more {
 			break
 		}
+		pages = adapt(pages, pages, held, reclaimPagesMin, reclaimPages)
 		if err := pause(ctx, time.Since(began)); err != nil {
 			return err
 		}
 	}
 	if total > 0 {
 		p.log.Info("pruned decisions past their retention", "deleted", total, "s", deleted.Seconds(),
-			"longest_write_ms", longest.Milliseconds(), "reclaim_s", (time.Since(start) - deleted).Seconds())
+			"longest_write_ms", float64(longest.Microseconds())/1000, "reclaim_s", (time.Since(start) - deleted).Seconds())
 	}
 	return nil
 }
 
-// adapt sizes the next chunk from how long this one of n rows held the
-// database.
-func (p *pruner) adapt(n int, took time.Duration) {
+// adapt sizes the next step from how long this one, of n of size,
+// held the database: in proportion to pruneChunkTarget at once when it
+// held longer, growing at most twice when shorter (and only after a full
+// one: the last, short step says nothing), within least and most.
+func adapt(size, n int, held time.Duration, least, most int) int {
 	switch {
-	case took > 2*pruneChunkTarget:
-		p.chunk = max(p.chunk/2, pruneChunkMin)
-	case took < pruneChunkTarget/2 && n >= p.chunk:
-		p.chunk = min(p.chunk*2, pruneChunkMax)
+	case held > pruneChunkTarget:
+		size = int(float64(size) * float64(pruneChunkTarget) / float64(held))
+	case held < pruneChunkTarget/2 && n >= size:
+		size = min(2*size, int(float64(size)*float64(pruneChunkTarget)/float64(max(held, time.Microsecond))))
 	}
+	return min(max(size, least), most)
 }
 
 // pause waits d (at least a few milliseconds), or until ctx ends.

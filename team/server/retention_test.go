@@ -37,7 +37,7 @@ func (p *pruneWatch) total() (int, []int) {
 }
 
 // TestRetentionPrunesInTheBackground: a shorter retention set through
-// the API makes the server prune at once, in chunks of at most 10,000,
+// the API makes the server prune at once, in chunks of at most 5,000,
 // while uploads keep landing; what is within the retention stays.
 func TestRetentionPrunesInTheBackground(t *testing.T) {
 	for _, b := range backends {
@@ -101,35 +101,38 @@ func TestRetentionPrunesInTheBackground(t *testing.T) {
 }
 
 // TestPruneChunkAdapts: a pruner starts with a modest chunk; a slow
-// chunk halves the next, a quick full one doubles it, within bounds.
+// chunk shrinks the next in proportion to the time it took over the
+// target, a quick full one at most doubles it, within bounds.
 func TestPruneChunkAdapts(t *testing.T) {
 	p := newPruner(nil, nil)
 	if p.chunk != pruneChunkStart {
 		t.Fatalf("a new pruner starts at %d rows, want %d", p.chunk, pruneChunkStart)
 	}
-	p.chunk = pruneChunkMax
+	chunk := pruneChunkMax
 	for _, c := range []struct {
 		n    int
-		took time.Duration
+		held time.Duration
 		want int
 	}{
-		{10_000, 300 * time.Millisecond, 5000},
-		{5000, 120 * time.Millisecond, 2500},
-		{2500, 60 * time.Millisecond, 2500},
-		{2500, 5 * time.Millisecond, 5000},
-		{100, 5 * time.Millisecond, 5000}, // the last, short chunk says nothing
-		{5000, 5 * time.Millisecond, 10_000},
-		{10_000, 5 * time.Millisecond, 10_000},
+		{5000, 100 * time.Millisecond, 1250},
+		{1250, 50 * time.Millisecond, 625},
+		{625, 20 * time.Millisecond, 625},
+		{625, 10 * time.Millisecond, 1250},
+		{100, 5 * time.Millisecond, 1250}, // the last, short chunk says nothing
+		{1250, 8 * time.Millisecond, 2500},
+		{2500, 1 * time.Millisecond, 5000},
+		{5000, 1 * time.Millisecond, 5000},
+		{5000, time.Second, 125},
 	} {
-		p.adapt(c.n, c.took)
-		if p.chunk != c.want {
-			t.Fatalf("after %d rows in %v the chunk is %d, want %d", c.n, c.took, p.chunk, c.want)
+		chunk = adapt(chunk, c.n, c.held, pruneChunkMin, pruneChunkMax)
+		if chunk != c.want {
+			t.Fatalf("after %d rows held %v the chunk is %d, want %d", c.n, c.held, chunk, c.want)
 		}
 	}
-	for range 20 {
-		p.adapt(p.chunk, time.Second)
+	for range 5 {
+		chunk = adapt(chunk, chunk, 10*time.Second, pruneChunkMin, pruneChunkMax)
 	}
-	if p.chunk != pruneChunkMin {
-		t.Fatalf("the chunk shrank to %d, want %d", p.chunk, pruneChunkMin)
+	if chunk != pruneChunkMin {
+		t.Fatalf("the chunk shrank to %d, want %d", chunk, pruneChunkMin)
 	}
 }

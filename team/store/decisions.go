@@ -112,14 +112,66 @@ func RetentionCutoff(t Team, now time.Time) int64 {
 }
 
 func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision, error) {
+	// What is past the retention but not yet pruned is not shown: the
+	// retention holds from the moment it is set.
+	t, err := s.Team(ctx, f.TeamID)
+	if err != nil {
+		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
+	}
+	since := max(f.SinceMs, RetentionCutoff(t, time.Now()))
+	limit := pageSize(f.Limit, DefaultHistoryLimit, MaxHistoryLimit)
+	first, last := since/dayMs, (f.UntilMs-1)/dayMs
+	var query string
+	var args []any
+	switch {
+	case f.UntilMs > 0 && f.UntilMs <= since:
+		return []Decision{}, nil
+	case f.UntilMs > 0 && last-first < maxUntilDays:
+		query, args = s.decisionsUntil(f, since, first, last, limit)
+	default:
+		where, wargs := s.decisionConds(f, false, since)
+		query, args = `SELECT `+decisionCols+` FROM decisions WHERE `+where+` ORDER BY `+decisionOrder+fmt.Sprintf(` LIMIT %d`, limit), wargs
+	}
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(query), args...)
+	if err != nil {
+		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
+	}
+	defer rows.Close()
+	out := []Decision{}
+	for rows.Next() {
+		var d Decision
+		if err := rows.Scan(&d.ID, &d.TeamID, &d.MachineID, &d.Hostname, &d.RecordID, &d.AtMs, &d.Step, &d.Outcome, &d.Decision,
+			&d.ScriptName, &d.Agent, &d.ConversationID, &d.What, &d.Message, &d.ReceivedAtMs, &d.TokenID); err != nil {
+			return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// decisionOrder is the audit's order: the newest received first.
+const decisionOrder = `received_at DESC, at DESC, id DESC`
+
+// dayMs is a day in milliseconds: decisions_rx_day's unit, which the
+// queries must write as the index does (at / 86400000).
+const dayMs = 86_400_000
+
+// maxUntilDays bounds the days an until filter reads one by one (one
+// part of a compound statement each; SQLite allows 500); a longer span
+// reads the order of receipt.
+const maxUntilDays = 400
+
+// decisionConds is the WHERE of a filter: the team, the filters, and
+// the member's time from since (and until). Each filter has its index;
+// with several, the one that narrows most (a machine, then a script, an
+// agent, a step) is read and the others checked on its rows.
+// PostgreSQL's statistics choose so; SQLite, which keeps none unless told
+// to ANALYZE, is told which with the others written so that it cannot use
+// their index; with noEq none of them is (the day's index is read).
+func (s *sqlStore) decisionConds(f DecisionFilter, noEq bool, since int64) (string, []any) {
 	where := []string{"team_id = ?"}
 	args := []any{f.TeamID}
-	// Each filter has its index; with several, the one that narrows
-	// most (a machine, then a script, an agent, a step) is read and the
-	// others checked on its rows. PostgreSQL's statistics choose so;
-	// SQLite, which keeps none unless told to ANALYZE, is told which
-	// with the others written so that it cannot use their index.
-	indexed := false
+	indexed := noEq
 	eq := func(col, v string) {
 		if v == "" {
 			return
@@ -136,14 +188,12 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 	eq("agent", f.Agent)
 	eq("step", f.Step)
 	if f.TokenID != 0 {
-		where = append(where, "token_id = ?")
+		col := "token_id"
+		if noEq {
+			col = s.d.noIndex + col
+		}
+		where = append(where, col+" = ?")
 		args = append(args, f.TokenID)
-	}
-	// What is past the retention but not yet pruned is not shown: the
-	// retention holds from the moment it is set.
-	t, err := s.Team(ctx, f.TeamID)
-	if err != nil {
-		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
 	}
 	// The member's time bounds the rows but does not order them: the
 	// list is in the order of receipt, which an index of received_at
@@ -151,26 +201,34 @@ func (s *sqlStore) Decisions(ctx context.Context, f DecisionFilter) ([]Decision,
 	// index and sort the team's every row.
 	at := s.d.noIndex + "at"
 	where = append(where, at+" >= ?")
-	args = append(args, max(f.SinceMs, RetentionCutoff(t, time.Now())))
+	args = append(args, since)
 	if f.UntilMs > 0 {
 		where = append(where, at+" < ?")
 		args = append(args, f.UntilMs)
 	}
-	limit := pageSize(f.Limit, DefaultHistoryLimit, MaxHistoryLimit)
-	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT `+decisionCols+` FROM decisions WHERE `+strings.Join(where, " AND ")+
-		fmt.Sprintf(` ORDER BY received_at DESC, at DESC, id DESC LIMIT %d`, limit)), args...)
-	if err != nil {
-		return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
+	return strings.Join(where, " AND "), args
+}
+
+// decisionsUntil is the query of a filter with until, which the order
+// of receipt cannot seek: the decisions dated before until are those
+// received before it and any uploaded late, after it, so reading the
+// newest received first reads past every decision received since, a
+// million rows at a million (96–257 ms). Instead each day of the member's
+// time from since to until is read apart, through the index of (team,
+// day, received_at), newest received first, at most limit rows each
+// (only the keys, which the index holds), and the newest limit of those
+// are the answer: rows read are at most the days times limit, however
+// many decisions came since.
+func (s *sqlStore) decisionsUntil(f DecisionFilter, since, first, last int64, limit int) (string, []any) {
+	var parts []string
+	var args []any
+	for day := first; day <= last; day++ {
+		where, wargs := s.decisionConds(f, true, since)
+		parts = append(parts, fmt.Sprintf(`SELECT * FROM (SELECT received_at, at, id FROM decisions WHERE %s AND (at / 86400000) = ? ORDER BY %s LIMIT %d) AS d%d`,
+			where, decisionOrder, limit, day-first))
+		args = append(args, wargs...)
+		args = append(args, day)
 	}
-	defer rows.Close()
-	out := []Decision{}
-	for rows.Next() {
-		var d Decision
-		if err := rows.Scan(&d.ID, &d.TeamID, &d.MachineID, &d.Hostname, &d.RecordID, &d.AtMs, &d.Step, &d.Outcome, &d.Decision,
-			&d.ScriptName, &d.Agent, &d.ConversationID, &d.What, &d.Message, &d.ReceivedAtMs, &d.TokenID); err != nil {
-			return nil, fmt.Errorf("list the decisions of team %d: %w", f.TeamID, err)
-		}
-		out = append(out, d)
-	}
-	return out, rows.Err()
+	return `SELECT ` + decisionCols + ` FROM decisions WHERE id IN (SELECT id FROM (` + strings.Join(parts, " UNION ALL ") +
+		`) AS days ORDER BY ` + decisionOrder + fmt.Sprintf(` LIMIT %d) ORDER BY %s`, limit, decisionOrder), args
 }

@@ -42,22 +42,48 @@ func (s *sqlStore) RecordMachines(ctx context.Context, reports []MachineReport) 
 		return cmp.Or(cmp.Compare(a.TeamID, b.TeamID), strings.Compare(a.MachineID, b.MachineID), cmp.Compare(b.LastSyncMs, a.LastSyncMs))
 	})
 	var refused []MachineReport
-	var learned []machineOwner
-	err := s.writeData(ctx, func(tx *sql.Tx) error {
-		var err error
-		if s.d.arrays {
+	if s.d.arrays {
+		var learned []machineOwner
+		err := s.writeData(ctx, func(tx *sql.Tx) error {
+			var err error
 			refused, learned, err = s.recordMachinesSet(ctx, tx, reports)
-		} else {
-			refused, learned, err = s.recordMachinesEach(ctx, tx, reports)
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("record %d machines: %w", len(reports), err)
 		}
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("record %d machines: %w", len(reports), err)
+		s.owners.learn(learned)
+		return refused, nil
 	}
-	s.owners.learn(learned)
+	// SQLite's one writer takes the reports machineRowsPerWrite at a
+	// time, so that an upload or a pruning's chunk waits for one part of
+	// a large flush, not for all of it. A report's machine and its
+	// newest report are never split (newestReports sees them together).
+	for len(reports) > 0 {
+		n := min(len(reports), machineRowsPerWrite)
+		for n < len(reports) && reports[n].TeamID == reports[n-1].TeamID && reports[n].MachineID == reports[n-1].MachineID {
+			n++
+		}
+		var part []MachineReport
+		var learned []machineOwner
+		err := s.writeData(ctx, func(tx *sql.Tx) error {
+			var err error
+			part, learned, err = s.recordMachinesEach(ctx, tx, reports[:n])
+			return err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("record %d machines: %w", len(reports), err)
+		}
+		s.owners.learn(learned)
+		refused = append(refused, part...)
+		reports = reports[n:]
+	}
 	return refused, nil
 }
+
+// machineRowsPerWrite is how many machines one write of a fleet flush
+// holds SQLite's writer for: a few milliseconds.
+const machineRowsPerWrite = 1000
 
 // newestReports keeps each machine's newest report of sorted reports: a
 // statement may not update one row twice.
@@ -124,10 +150,10 @@ func (s *sqlStore) recordMachinesSet(ctx context.Context, tx *sql.Tx, reports []
 	return refused, learned, err
 }
 
-// recordMachinesEach writes the reports with one prepared statement, in
-// the one transaction: SQLite's single writer takes them all at once.
-// Each report's machine id is bound to its token first, and a report
-// under another token's id is set aside.
+// recordMachinesEach writes the reports in rows of values, in one
+// transaction (a part of a flush, on SQLite). Each report's machine id is
+// bound to its token first, and a report under another token's id is set
+// aside.
 func (s *sqlStore) recordMachinesEach(ctx context.Context, tx *sql.Tx, reports []MachineReport) (refused []MachineReport, learned []machineOwner, err error) {
 	bind, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO machine_tokens (team_id, machine_id, token_id)
 		SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM teams WHERE id = ?) ON CONFLICT (team_id, machine_id) DO NOTHING`))
@@ -166,19 +192,53 @@ func (s *sqlStore) recordMachinesEach(ctx context.Context, tx *sql.Tx, reports [
 	if err != nil {
 		return nil, nil, fmt.Errorf("bind the machines to their tokens: %w", err)
 	}
-	stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO machines (`+machineCols+`)
-		SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM teams WHERE id = ?)`+machineUpsert))
-	if err != nil {
-		return nil, nil, err
-	}
-	defer stmt.Close()
-	for _, m := range newestReports(reports) {
-		if _, err := stmt.ExecContext(ctx, m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version, m.InstalledRevision,
-			strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs, m.TeamID); err != nil {
+	// Rows of values, machineRowsPerStatement to a statement: one call
+	// into the database for each, rather than one a machine, which cost
+	// as much as the write itself.
+	reports = newestReports(reports)
+	var stmt *sql.Stmt
+	args := make([]any, 0, machineRowsPerStatement*len(machineValueCols))
+	for len(reports) > 0 {
+		n := min(len(reports), machineRowsPerStatement)
+		args = args[:0]
+		for _, m := range reports[:n] {
+			args = append(args, m.TeamID, m.MachineID, m.Hostname, m.OS, m.Version, m.InstalledRevision,
+				strings.Join(m.Agents, ","), m.TokenName, m.LastSyncMs)
+		}
+		reports = reports[n:]
+		if n < machineRowsPerStatement {
+			if _, err := tx.ExecContext(ctx, machineRowsInsert(n), args...); err != nil {
+				return nil, nil, err
+			}
+			break
+		}
+		if stmt == nil {
+			if stmt, err = tx.PrepareContext(ctx, machineRowsInsert(n)); err != nil {
+				return nil, nil, err
+			}
+			defer stmt.Close()
+		}
+		if _, err := stmt.ExecContext(ctx, args...); err != nil {
 			return nil, nil, err
 		}
 	}
 	return refused, learned, nil
+}
+
+// machineRowsPerStatement is how many machines one statement of
+// recordMachinesEach writes: 900 parameters, under SQLite's least limit
+// of 999.
+const machineRowsPerStatement = 100
+
+// machineValueCols are the columns of machineCols, in order.
+var machineValueCols = strings.Split(machineCols, ", ")
+
+// machineRowsInsert is the upsert of n rows of values (SQLite's
+// parameters), each kept only while its team exists.
+func machineRowsInsert(n int) string {
+	row := "(?" + strings.Repeat(", ?", len(machineValueCols)-1) + ")"
+	return `INSERT INTO machines (` + machineCols + `) SELECT * FROM (VALUES ` + row + strings.Repeat(", "+row, n-1) +
+		`) AS v WHERE EXISTS (SELECT 1 FROM teams WHERE id = v.column1)` + machineUpsert
 }
 
 func (s *sqlStore) Machines(ctx context.Context, teamID int64) ([]MachineReport, error) {

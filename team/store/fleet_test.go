@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -219,6 +220,66 @@ func TestMachinesBoundToToken(t *testing.T) {
 		}
 		if ms, _ := s.Machines(ctx, team.ID); len(ms) != 2 || ms[0].Hostname != "spoofed" {
 			t.Errorf("a report without a token was not written: %+v", ms)
+		}
+	})
+}
+
+// TestDecisionsUntil: until (the member's time) keeps the decisions
+// dated before it, in the order of receipt, across the days it spans,
+// late uploads (received after newer ones, dated before them) included:
+// each answer is the unfiltered list with the dates checked, alone and
+// with since, a machine, an agent or a limit.
+func TestDecisionsUntil(t *testing.T) {
+	each(t, func(t *testing.T, s Store) {
+		ctx := context.Background()
+		team := mustAuditTeam(t, s, "platform", 30)
+		now := time.Now()
+		day := 24 * time.Hour
+		// Uploads in this order: three days ago, then ten days ago (a
+		// machine back from a trip), then today, then twelve and two days
+		// ago; each spread over hours, two machines and two agents.
+		for u, ago := range []time.Duration{3 * day, 10 * day, 0, 12 * day, 2 * day} {
+			var ds []Decision
+			for i := range 40 {
+				ds = append(ds, Decision{MachineID: fmt.Sprint("m", i%2), Hostname: "h", RecordID: fmt.Sprintf("u%d-%d", u, i),
+					AtMs: now.Add(-ago - time.Duration(i)*37*time.Minute).UnixMilli(), Step: "stop", Outcome: "deny", Decision: "deny",
+					ScriptName: "guard.sh", Agent: []string{"claude", "codex"}[i%3%2], What: "x"})
+			}
+			if _, err := s.AddDecisions(ctx, team.ID, ds); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(2 * time.Millisecond) // each upload its own time of receipt
+		}
+		all, err := s.Decisions(ctx, DecisionFilter{TeamID: team.ID, Limit: MaxHistoryLimit})
+		if err != nil || len(all) != 200 {
+			t.Fatalf("%d decisions, %v", len(all), err)
+		}
+		for _, f := range []DecisionFilter{
+			{UntilMs: now.Add(-2*day - time.Hour).UnixMilli(), Limit: 1000},
+			{UntilMs: now.Add(-2*day - time.Hour).UnixMilli()},
+			{UntilMs: now.Add(-9 * day).UnixMilli(), Limit: 30},
+			{UntilMs: now.Add(-5 * day).UnixMilli(), SinceMs: now.Add(-11 * day).UnixMilli(), Limit: 1000},
+			{UntilMs: now.Add(-day).UnixMilli(), MachineID: "m1", Limit: 1000},
+			{UntilMs: now.Add(-day).UnixMilli(), Agent: "codex", Limit: 7},
+			{UntilMs: now.Add(-40 * day).UnixMilli()},
+			{UntilMs: now.Add(day).UnixMilli(), SinceMs: now.Add(-3*day - 5*time.Hour).UnixMilli(), Limit: 1000},
+		} {
+			var want []string
+			for _, d := range all {
+				if d.AtMs < f.UntilMs && d.AtMs >= f.SinceMs && (f.MachineID == "" || d.MachineID == f.MachineID) &&
+					(f.Agent == "" || d.Agent == f.Agent) && len(want) < pageSize(f.Limit, DefaultHistoryLimit, MaxHistoryLimit) {
+					want = append(want, d.RecordID)
+				}
+			}
+			f.TeamID = team.ID
+			got, err := s.Decisions(ctx, f)
+			var ids []string
+			for _, d := range got {
+				ids = append(ids, d.RecordID)
+			}
+			if err != nil || !slices.Equal(ids, want) {
+				t.Errorf("until %s, since %v, machine %q, agent %q, limit %d: %v\n got %v\nwant %v", time.UnixMilli(f.UntilMs).Sub(now), f.SinceMs, f.MachineID, f.Agent, f.Limit, err, ids, want)
+			}
 		}
 	})
 }

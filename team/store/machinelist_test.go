@@ -1,7 +1,9 @@
 package store
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -43,11 +45,38 @@ func fleetOf(t *testing.T, s Store, teamID int64, n int, now time.Time) []Machin
 	return ms
 }
 
+// inFleetOrder is the ids of ms in the fleet view's order: the stale
+// ones (behind revision, or silent since staleBefore) first, the longest
+// silent first; then the others, the latest sync first; ties by id, in
+// the direction of their part.
+func inFleetOrder(ms []MachineReport, revision, staleBefore int64) []string {
+	ms = slices.Clone(ms)
+	stale := func(m MachineReport) bool { return m.InstalledRevision < revision || m.LastSyncMs < staleBefore }
+	slices.SortFunc(ms, func(a, b MachineReport) int {
+		if sa, sb := stale(a), stale(b); sa != sb {
+			if sa {
+				return -1
+			}
+			return 1
+		} else if sa {
+			return cmp.Or(cmp.Compare(a.LastSyncMs, b.LastSyncMs), strings.Compare(a.MachineID, b.MachineID))
+		}
+		return cmp.Or(cmp.Compare(b.LastSyncMs, a.LastSyncMs), strings.Compare(b.MachineID, a.MachineID))
+	})
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.MachineID
+	}
+	return ids
+}
+
 // TestMachinePagesWhileReporting pages through a fleet while its
-// machines keep reporting (newer syncs, new revisions) and new ones
-// join, through a second store on the same database (another replica):
-// the pages come in one order, no machine comes twice, and every machine
-// there at the start comes once.
+// machines keep reporting (newer syncs, other revisions, which move them
+// in the order) and new ones join, through a second store on the same
+// database (another replica), the pages read from each store in turn:
+// the pages come in the order of the first page's time, no machine comes
+// twice, every machine there at the start comes once and shows its
+// latest report, and none first seen after comes.
 func TestMachinePagesWhileReporting(t *testing.T) {
 	eachURL(t, func(t *testing.T, url string) {
 		s, other := openT(t, url, Options{}), openT(t, url, Options{})
@@ -55,11 +84,22 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 		team := mustTeam(t, s, "platform")
 		start := time.Now()
 		initial := fleetOf(t, s, team.ID, 300, start)
+		// Every machine its own last sync (a newer report, which the
+		// store takes), so that the order is by time.
+		for i := range initial {
+			initial[i].LastSyncMs += int64(i)
+		}
+		if _, err := s.RecordMachines(ctx, initial); err != nil {
+			t.Fatal(err)
+		}
+		staleBefore := start.Add(-24 * time.Hour).UnixMilli()
+		want := inFleetOrder(initial, 2, staleBefore)
 
-		stop := make(chan struct{})
+		stop, began := make(chan struct{}), make(chan struct{})
 		var wg sync.WaitGroup
 		var reported int
 		wg.Go(func() {
+			<-began
 			for round := 1; ; round++ {
 				select {
 				case <-stop:
@@ -69,10 +109,10 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 				batch := slices.Clone(initial)
 				for i := range batch {
 					batch[i].LastSyncMs = start.Add(time.Duration(round) * time.Second).UnixMilli()
-					batch[i].InstalledRevision = int64(2 + round%2)
+					batch[i].InstalledRevision = int64(1 + round%2)
 				}
 				batch = append(batch, MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("new%03d", round), Hostname: "new",
-					LastSyncMs: start.UnixMilli()})
+					LastSyncMs: start.Add(-48 * time.Hour).UnixMilli()})
 				if _, err := other.RecordMachines(ctx, batch); err != nil {
 					t.Error(err)
 					return
@@ -82,15 +122,18 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 		})
 		seen := map[string]bool{}
 		var order []string
-		after := ""
+		fresh := 0
+		q := MachineQuery{TeamID: team.ID, Revision: 2, StaleBeforeMs: staleBefore, Limit: 17}
 		for pages := 0; ; pages++ {
 			if pages > 100 {
 				t.Fatal("paging did not end")
 			}
-			page, err := s.ListMachines(ctx, MachineQuery{TeamID: team.ID, Revision: 3, StaleBeforeMs: start.Add(-24 * time.Hour).UnixMilli(),
-				After: after, Limit: 17})
+			page, err := []Store{s, other}[pages%2].ListMachines(ctx, q)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if pages == 0 {
+				close(began)
 			}
 			for _, m := range page.Machines {
 				if seen[m.MachineID] {
@@ -98,28 +141,158 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 				}
 				seen[m.MachineID] = true
 				order = append(order, m.MachineID)
+				if m.LastSyncMs > start.UnixMilli() {
+					fresh++
+				}
 			}
-			if page.Next == "" {
+			if page.Next == 0 {
 				break
 			}
-			if page.Next != page.Machines[len(page.Machines)-1].MachineID {
-				t.Fatalf("next %q is not the page's last machine", page.Next)
+			if page.Listing == 0 || page.Next != len(order) {
+				t.Fatalf("page %d: next %d of listing %d after %d machines", pages, page.Next, page.Listing, len(order))
 			}
-			after = page.Next
+			q.Listing, q.Offset = page.Listing, page.Next
 			time.Sleep(2 * time.Millisecond) // let the reports land between pages
 		}
 		close(stop)
 		wg.Wait()
-		if reported == 0 {
-			t.Fatal("no report landed while paging: the test proves nothing")
+		if reported == 0 || fresh == 0 {
+			t.Fatalf("%d reports landed while paging, %d listed machines showed one: the test proves nothing", reported, fresh)
 		}
-		if !slices.IsSorted(order) {
-			t.Errorf("the pages are not in machine id order: %v", order)
+		if !slices.Equal(order, want) {
+			t.Errorf("the pages are not in the order of the first page's time:\n got %v\nwant %v", order, want)
 		}
-		for _, m := range initial {
-			if !seen[m.MachineID] {
-				t.Errorf("machine %s was missed", m.MachineID)
+	})
+}
+
+// TestMachineOrder: the fleet view lists the stale machines first, the
+// longest silent first, then the others, the latest sync first; the
+// stale-only and behind-only filters keep their part of that order.
+func TestMachineOrder(t *testing.T) {
+	each(t, func(t *testing.T, s Store) {
+		ctx := context.Background()
+		team := mustTeam(t, s, "platform")
+		now := time.Now()
+		day := int64(24 * time.Hour / time.Millisecond)
+		at := func(daysAgo float64) int64 { return now.UnixMilli() - int64(daysAgo*float64(day)) }
+		ms := []MachineReport{
+			{MachineID: "fresh-new", InstalledRevision: 5, LastSyncMs: at(0)},
+			{MachineID: "fresh-old", InstalledRevision: 5, LastSyncMs: at(0.5)},
+			{MachineID: "silent-3d", InstalledRevision: 5, LastSyncMs: at(3)},
+			{MachineID: "silent-9d", InstalledRevision: 4, LastSyncMs: at(9)},
+			{MachineID: "behind-now", InstalledRevision: 4, LastSyncMs: at(0.1)},
+			{MachineID: "behind-2h", InstalledRevision: 1, LastSyncMs: at(0.2)},
+			{MachineID: "fresh-tie-a", InstalledRevision: 6, LastSyncMs: at(0.3)},
+			{MachineID: "fresh-tie-b", InstalledRevision: 5, LastSyncMs: at(0.3)},
+		}
+		for i := range ms {
+			ms[i].TeamID, ms[i].Hostname = team.ID, "h"
+		}
+		if _, err := s.RecordMachines(ctx, ms); err != nil {
+			t.Fatal(err)
+		}
+		list := func(q MachineQuery) []string {
+			t.Helper()
+			q.TeamID, q.Revision, q.StaleBeforeMs = team.ID, 5, at(1)
+			page, err := s.ListMachines(ctx, q)
+			if err != nil {
+				t.Fatal(err)
 			}
+			var ids []string
+			for _, m := range page.Machines {
+				ids = append(ids, m.MachineID)
+			}
+			return ids
+		}
+		all := []string{"silent-9d", "silent-3d", "behind-2h", "behind-now", "fresh-new", "fresh-tie-b", "fresh-tie-a", "fresh-old"}
+		if got := list(MachineQuery{}); !slices.Equal(got, all) {
+			t.Errorf("order %v, want %v", got, all)
+		}
+		if got, want := inFleetOrder(ms, 5, at(1)), all; !slices.Equal(got, want) {
+			t.Errorf("the tests' order %v, want %v", got, want)
+		}
+		if got := list(MachineQuery{StaleOnly: true}); !slices.Equal(got, all[:4]) {
+			t.Errorf("stale only %v, want %v", got, all[:4])
+		}
+		if got, want := list(MachineQuery{BehindOnly: true}), []string{"silent-9d", "behind-2h", "behind-now"}; !slices.Equal(got, want) {
+			t.Errorf("behind only %v, want %v", got, want)
+		}
+		// In pages of 3 (a listing), the same order.
+		var paged []string
+		q := MachineQuery{TeamID: team.ID, Revision: 5, StaleBeforeMs: at(1), Limit: 3}
+		for {
+			page, err := s.ListMachines(ctx, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range page.Machines {
+				paged = append(paged, m.MachineID)
+			}
+			if page.Next == 0 {
+				break
+			}
+			q.Listing, q.Offset = page.Listing, page.Next
+		}
+		if !slices.Equal(paged, all) {
+			t.Errorf("in pages of 3: %v, want %v", paged, all)
+		}
+	})
+}
+
+// TestMachineListingChecks: a listing's later page is refused for
+// another team or other filters, and once the listing is dropped; a
+// listing longer than listingBlock reads across its blocks; a first page
+// within listingReuse of one of the same filters reads that listing.
+func TestMachineListingChecks(t *testing.T) {
+	each(t, func(t *testing.T, s Store) {
+		ctx := context.Background()
+		team, other := mustTeam(t, s, "platform"), mustTeam(t, s, "other")
+		now := time.Now()
+		ms := make([]MachineReport, 2*listingBlock+5)
+		for i := range ms {
+			ms[i] = MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("m%05d", i), Hostname: "h", LastSyncMs: now.UnixMilli() - int64(i)}
+		}
+		if _, err := s.RecordMachines(ctx, ms); err != nil {
+			t.Fatal(err)
+		}
+		q := MachineQuery{TeamID: team.ID, StaleBeforeMs: now.Add(-time.Hour).UnixMilli(), Limit: 400}
+		first, err := s.ListMachines(ctx, q)
+		if err != nil || first.Listing == 0 || first.Next != 400 || first.Machines[0].MachineID != "m00000" {
+			t.Fatalf("first page: next %d of listing %d, %v", first.Next, first.Listing, err)
+		}
+		again, err := s.ListMachines(ctx, q)
+		if err != nil || again.Listing != first.Listing {
+			t.Errorf("a first page at once after: listing %d, want %d (reused), %v", again.Listing, first.Listing, err)
+		}
+		// Across the first block's end: positions 900 to 1299.
+		q.Listing, q.Offset = first.Listing, 900
+		page, err := s.ListMachines(ctx, q)
+		if err != nil || len(page.Machines) != 400 || page.Machines[0].MachineID != "m00900" || page.Machines[399].MachineID != "m01299" || page.Next != 1300 {
+			t.Fatalf("page at 900: %d machines, next %d, %v", len(page.Machines), page.Next, err)
+		}
+		q.Offset = 2000
+		if page, err := s.ListMachines(ctx, q); err != nil || len(page.Machines) != 5 || page.Next != 0 || page.Machines[4].MachineID != "m02004" {
+			t.Fatalf("the last page: %d machines, next %d, %v", len(page.Machines), page.Next, err)
+		}
+		var ve *ValidationError
+		for name, bad := range map[string]MachineQuery{
+			"another team":  {TeamID: other.ID, Listing: first.Listing, Offset: 400},
+			"other filters": {TeamID: team.ID, Listing: first.Listing, Offset: 400, StaleOnly: true},
+			"past its end":  {TeamID: team.ID, Listing: first.Listing, Offset: 5000},
+		} {
+			if _, err := s.ListMachines(ctx, bad); !errors.As(err, &ve) || ve.Field != "page_token" {
+				t.Errorf("%s: %v, want a page_token error", name, err)
+			}
+		}
+		if n, err := s.DropListings(ctx, now.Add(-time.Minute)); err != nil || n != 0 {
+			t.Errorf("dropped %d listings begun before a minute ago, %v", n, err)
+		}
+		if n, err := s.DropListings(ctx, time.Now().Add(time.Second)); err != nil || n != 1 {
+			t.Errorf("dropped %d listings, %v; want 1", n, err)
+		}
+		q.Offset = 400
+		if _, err := s.ListMachines(ctx, q); !errors.Is(err, ErrListingGone) {
+			t.Errorf("a page of a dropped listing: %v, want ErrListingGone", err)
 		}
 	})
 }
@@ -138,13 +311,16 @@ func TestMachineFiltersAndCounts(t *testing.T) {
 		staleBefore := now.Add(-24 * time.Hour).UnixMilli()
 
 		want := func(keep func(MachineReport) bool) []string {
-			var ids []string
+			var kept []MachineReport
 			for _, m := range ms {
 				if keep(m) {
-					ids = append(ids, m.MachineID)
+					kept = append(kept, m)
 				}
 			}
-			return ids
+			if len(kept) == 0 {
+				return nil
+			}
+			return inFleetOrder(kept, 2, staleBefore)
 		}
 		stale := func(m MachineReport) bool { return m.InstalledRevision < 2 || m.LastSyncMs < staleBefore }
 		for _, c := range []struct {
@@ -170,12 +346,12 @@ func TestMachineFiltersAndCounts(t *testing.T) {
 			for _, m := range page.Machines {
 				got = append(got, m.MachineID)
 			}
-			if err != nil || !slices.Equal(got, c.want) || page.Next != "" {
-				t.Errorf("%s: %v (next %q), %v; want %v", c.name, got, page.Next, err, c.want)
+			if err != nil || !slices.Equal(got, c.want) || page.Next != 0 {
+				t.Errorf("%s: %v (next %d), %v; want %v", c.name, got, page.Next, err, c.want)
 			}
 		}
-		if page, err := s.ListMachines(ctx, MachineQuery{TeamID: team.ID}); err != nil || len(page.Machines) != DefaultMachinePage || page.Next != "" && len(ms) == DefaultMachinePage {
-			t.Errorf("the default page: %d machines, next %q, %v", len(page.Machines), page.Next, err)
+		if page, err := s.ListMachines(ctx, MachineQuery{TeamID: team.ID}); err != nil || len(page.Machines) != DefaultMachinePage || page.Next != 0 && len(ms) == DefaultMachinePage {
+			t.Errorf("the default page: %d machines, next %d, %v", len(page.Machines), page.Next, err)
 		}
 
 		c, err := s.CountMachines(ctx, team.ID, 2, staleBefore)

@@ -60,6 +60,16 @@ func mustTeam(t testing.TB, s Store, name string) Team {
 	return team
 }
 
+// mustAuditTeam makes a team whose audit is on, keeping days.
+func mustAuditTeam(t testing.TB, s Store, name string, days int) Team {
+	t.Helper()
+	team := mustTeam(t, s, name)
+	if _, err := s.SetTeamAudit(context.Background(), team.ID, true, days); err != nil {
+		t.Fatal(err)
+	}
+	return team
+}
+
 func sampleHook(name string) Hook {
 	return Hook{
 		Step:             "beforeShellExecution",

@@ -156,6 +156,32 @@ var migrations = []string{
 		decisions BIGINT NOT NULL,
 		PRIMARY KEY (token_id, day)
 	);`,
+
+	// 6: the fleet view's order (stale first, the longest silent first;
+	// then the rest, the latest sync first) walks an index of the last
+	// sync, which carries the installed revision that decides staleness;
+	// a listing longer than one page is kept as the ordered machine ids
+	// of its first page's time, in blocks, so that its later pages read
+	// positions in it (machinelist.go). The audit's until, on the
+	// member's time, reads each day of that time in the order of receipt
+	// (decisions_rx_day; Decisions).
+	`CREATE INDEX machines_team_sync ON machines(team_id, last_sync, machine_id, installed_revision);
+	CREATE TABLE machine_listings (
+		id         {{id}},
+		team_id    BIGINT NOT NULL REFERENCES teams(id),
+		query      TEXT NOT NULL,
+		machines   BIGINT NOT NULL,
+		created_at BIGINT NOT NULL
+	);
+	CREATE INDEX machine_listings_team ON machine_listings(team_id, query, created_at);
+	CREATE INDEX machine_listings_created ON machine_listings(created_at);
+	CREATE INDEX decisions_rx_day ON decisions(team_id, (at / 86400000), received_at, at, id);
+	CREATE TABLE machine_listing_blocks (
+		listing_id  BIGINT NOT NULL,
+		block       BIGINT NOT NULL,
+		machine_ids TEXT NOT NULL, -- newline-separated, in the listing's order
+		PRIMARY KEY (listing_id, block)
+	);`,
 }
 
 // migrate brings the schema to len(migrations) in one transaction that

@@ -47,32 +47,34 @@ func (s *sqlStore) PruneDecisions(ctx context.Context, limit int) (Pruned, error
 }
 
 // ReclaimSpace runs SQLite's incremental vacuum for at most pages
-// pages. A database made before the store asked for incremental
+// pages, and says how long its write held the database. A database made before the store asked for incremental
 // auto-vacuum has none (auto_vacuum stays as it was until a VACUUM;
 // docs/team.md says how): its free pages are reused by later writes, and
 // this returns at once.
-func (s *sqlStore) ReclaimSpace(ctx context.Context, pages int) (bool, error) {
+func (s *sqlStore) ReclaimSpace(ctx context.Context, pages int) (bool, time.Duration, error) {
 	if s.d.name != "sqlite" || pages <= 0 {
-		return false, nil
+		return false, 0, nil
 	}
 	var mode int
 	if err := s.db.QueryRowContext(ctx, `PRAGMA auto_vacuum`).Scan(&mode); err != nil {
-		return false, fmt.Errorf("%s: read auto_vacuum: %w", s.desc, err)
+		return false, 0, fmt.Errorf("%s: read auto_vacuum: %w", s.desc, err)
 	}
 	if mode != sqliteIncrementalVacuum {
-		return false, nil
+		return false, 0, nil
 	}
 	var free int64
+	var began time.Time
 	err := s.writeData(ctx, func(tx *sql.Tx) error {
+		began = time.Now()
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA incremental_vacuum(%d)`, pages)); err != nil {
 			return err
 		}
 		return tx.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free)
 	})
 	if err != nil {
-		return false, fmt.Errorf("%s: incremental vacuum: %w", s.desc, err)
+		return false, 0, fmt.Errorf("%s: incremental vacuum: %w", s.desc, err)
 	}
-	return free > 0, nil
+	return free > 0, time.Since(began), nil
 }
 
 // sqliteIncrementalVacuum is PRAGMA auto_vacuum's INCREMENTAL.

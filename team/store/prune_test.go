@@ -15,10 +15,7 @@ import (
 func TestPruneDecisions(t *testing.T) {
 	each(t, func(t *testing.T, s Store) {
 		ctx := context.Background()
-		team := mustTeam(t, s, "platform")
-		if _, err := s.SetTeamAudit(ctx, team.ID, true, 30); err != nil {
-			t.Fatal(err)
-		}
+		team := mustAuditTeam(t, s, "platform", 30)
 		now := time.Now()
 		const old, fresh = 1200, 10
 		add := func(n int, age time.Duration, prefix string) {
@@ -74,7 +71,7 @@ func TestPruneDecisions(t *testing.T) {
 		}
 
 		sq := s.(*sqlStore)
-		more, err := s.ReclaimSpace(ctx, 10)
+		more, _, err := s.ReclaimSpace(ctx, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +92,7 @@ func TestPruneDecisions(t *testing.T) {
 			if steps > 1000 {
 				t.Fatal("reclaiming does not end")
 			}
-			if more, err = s.ReclaimSpace(ctx, 10); err != nil {
+			if more, _, err = s.ReclaimSpace(ctx, 10); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -72,6 +73,30 @@ type sqlStore struct {
 	// owners spares a fleet flush the check of machine ids it already
 	// saw bound to their reporting tokens.
 	owners machineOwners
+	// background, when set, stops what the store runs in the background
+	// (SQLite's checkpoints); Close calls it first.
+	background func()
+	// longestWrite is the longest a write transaction held the database
+	// (from its begin to its commit) since LongestWrite last read it, in
+	// nanoseconds.
+	longestWrite atomic.Int64
+}
+
+// LongestWrite says how long the longest write transaction since the
+// last call held the database, from its begin (the write lock taken,
+// on SQLite) to its commit, and starts over.
+func (s *sqlStore) LongestWrite() time.Duration {
+	return time.Duration(s.longestWrite.Swap(0))
+}
+
+// noteWrite keeps the longest write held.
+func (s *sqlStore) noteWrite(held time.Duration) {
+	for {
+		cur := s.longestWrite.Load()
+		if int64(held) <= cur || s.longestWrite.CompareAndSwap(cur, int64(held)) {
+			return
+		}
+	}
 }
 
 // open finishes opening a store: it checks the connection, migrates and
@@ -106,6 +131,9 @@ func (s *sqlStore) Ping(ctx context.Context) error {
 }
 
 func (s *sqlStore) Close() error {
+	if s.background != nil {
+		s.background()
+	}
 	s.watch.stop()
 	if err := s.db.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", s.desc, err)
@@ -139,10 +167,12 @@ func (s *sqlStore) writeTx(ctx context.Context, changes bool, fn func(*sql.Tx) e
 	if err != nil {
 		return fmt.Errorf("%s: begin: %w", s.desc, err)
 	}
+	began := time.Now()
 	defer func() {
 		if err != nil {
 			_ = tx.Rollback()
 		}
+		s.noteWrite(time.Since(began))
 	}()
 	if err := fn(tx); err != nil {
 		return err

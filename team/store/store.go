@@ -91,9 +91,17 @@ type Store interface {
 	// Machines returns all of a team's machines, the latest sync first:
 	// for a small team or a test; the fleet view pages (ListMachines).
 	Machines(ctx context.Context, teamID int64) ([]MachineReport, error)
-	// ListMachines returns one page of a team's machines, in machine
-	// id order, after q.After.
+	// ListMachines returns one page of a team's machines in the fleet
+	// view's order (stale first, the longest silent first; then the
+	// rest, the latest sync first): the first page (q.Listing 0) in the
+	// order of now, and when there are more, a listing that fixes that
+	// order for the pages after it (ErrListingGone once past
+	// ListingTTL; a listing does not hold the machines first seen after
+	// it began).
 	ListMachines(ctx context.Context, q MachineQuery) (MachinePage, error)
+	// DropListings deletes the machine listings begun before before,
+	// and says how many.
+	DropListings(ctx context.Context, before time.Time) (int, error)
 	// CountMachines counts a team's machines: all, stale (installed
 	// revision below revision, or last sync before staleBeforeMs),
 	// behind, and by version and agent (the MaxNameCounts commonest).
@@ -114,14 +122,21 @@ type Store interface {
 	PruneDecisions(ctx context.Context, limit int) (Pruned, error)
 	// ReclaimSpace gives at most pages of the file's free pages back to
 	// the file system, in one short write, and reports whether more are
-	// free: SQLite in incremental auto-vacuum mode; a no-op elsewhere
+	// free and how long the write held the database: SQLite in incremental auto-vacuum mode; a no-op elsewhere
 	// (PostgreSQL's autovacuum does it).
-	ReclaimSpace(ctx context.Context, pages int) (more bool, err error)
+	ReclaimSpace(ctx context.Context, pages int) (more bool, held time.Duration, err error)
 
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// Close releases the database.
 	Close() error
+}
+
+// WriteTimer is a store that says how long its longest write
+// transaction since the last call held the database, and starts over:
+// both of this package's do (the load generator reports it).
+type WriteTimer interface {
+	LongestWrite() time.Duration
 }
 
 // Team is a group of machines that share a set of hooks.
@@ -276,8 +291,11 @@ type MachineQuery struct {
 	// with it.
 	Prefix  string
 	Version string
-	// After is the id the previous page ended with; "" for the first.
-	After string
+	// Listing and Offset continue the listing a first page began (the
+	// page token): the page starts at position Offset of it. Listing 0
+	// begins one. Its filters must be those it began with.
+	Listing int64
+	Offset  int
 	// Limit is the page's size: 0 means DefaultMachinePage; capped at
 	// MaxMachinePage.
 	Limit int
@@ -286,9 +304,15 @@ type MachineQuery struct {
 // MachinePage is one page of machines.
 type MachinePage struct {
 	Machines []MachineReport
-	// Next is the After of the next page; "" on the last.
-	Next string
+	// Listing and Next are where the next page starts: position Next
+	// of listing Listing; Next is 0 on the last page.
+	Listing int64
+	Next    int
 }
+
+// ListingTTL is how long a machine listing's later pages can be read;
+// the pruner drops it after.
+const ListingTTL = 15 * time.Minute
 
 // Fleet page sizes, and how many versions and agents the counts name.
 const (
@@ -357,6 +381,9 @@ var (
 	ErrMachineTaken = errors.New("the machine id belongs to another token")
 	// ErrQuota refuses decisions past a token's daily volume.
 	ErrQuota = errors.New("the token's daily volume of decisions is used up")
+	// ErrListingGone refuses a page of a machine listing past its
+	// ListingTTL.
+	ErrListingGone = errors.New("the listing has expired")
 )
 
 // ValidationError is input the store refuses: which field, what is

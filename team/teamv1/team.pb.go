@@ -1087,16 +1087,21 @@ func (x *MachineStatus) GetStale() bool {
 	return false
 }
 
-// ListMachinesRequest asks for one page of a team's machines, in machine
-// id order (the one order that holds while machines keep reporting: no
-// machine is listed twice or missed across pages). Empty filters match
-// every machine.
+// ListMachinesRequest asks for one page of a team's machines: the stale
+// ones first, the longest silent first, then the others, the latest sync
+// first. The first page fixes that order as of its time for the pages
+// after it (a machine keeps its place when it reports since, and shows its
+// latest report), so no machine is listed twice or missed across pages; a
+// machine first seen after the first page is not in its pages (list again
+// from the first page). Empty filters match every machine.
 type ListMachinesRequest struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	TeamId int64                  `protobuf:"varint,1,opt,name=team_id,json=teamId,proto3" json:"team_id,omitempty"`
 	// page_size is at most 1000; 0 means 100.
 	PageSize int32 `protobuf:"varint,2,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
-	// page_token is the previous answer's next_page_token; empty for the first page.
+	// page_token is the previous answer's next_page_token, sent with the same
+	// filters; empty for the first page. It lasts 15 minutes, then the answer
+	// is failed_precondition: list from the first page again.
 	PageToken string `protobuf:"bytes,3,opt,name=page_token,json=pageToken,proto3" json:"page_token,omitempty"`
 	// stale_only keeps the stale machines (behind, or silent for over a day).
 	StaleOnly bool `protobuf:"varint,4,opt,name=stale_only,json=staleOnly,proto3" json:"stale_only,omitempty"`

@@ -33,7 +33,7 @@ func main() {
 	flag.IntVar(&c.DecisionsPerUpload, "decisions-per-upload", 10, "decisions in each upload")
 	flag.IntVar(&c.Connections, "connections", 16, "fetches in flight at once")
 	flag.DurationVar(&c.Duration, "duration", 0, "how long the load runs (default 10s)")
-	flag.DurationVar(&c.ListEvery, "list-every", 0, "an administrator lists the fleet this often (0: never)")
+	flag.DurationVar(&c.ListEvery, "list-every", 0, "an administrator lists the fleet this often, page after page, each from the next replica (0: never)")
 	flag.IntVar(&c.SeedDecisions, "seed", 0, "decisions stored before the run, 8 to 29 days old")
 	flag.BoolVar(&c.TimeFilters, "filters", false, "time each ListDecisions filter after seeding")
 	flag.DurationVar(&c.PruneAfter, "prune-after", 0, "shorten the retention to --prune-to days this far into the run (0: never)")

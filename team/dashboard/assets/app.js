@@ -248,30 +248,43 @@ async function revokeToken(t) {
 }
 
 // The fleet: the team's counts, and one page of its machines at a time
-// (the server pages them in machine id order), with the filters.
+// (the server orders them stale first, the longest silent first, then
+// the latest sync first, that order fixed by the first page for the
+// pages after it), with the filters.
 
 const FLEET_PAGE = 100;
 
 // fleet holds the tokens of the pages before the one shown (so that
-// Previous can go back) and the next page's token.
-const fleet = { before: [], current: "", next: "" };
+// Previous can go back), the next page's token, and the filters applied
+// (page tokens go with the filters of their first page, whatever the
+// form holds since).
+const fleet = { before: [], current: "", next: "", filters: {} };
 
 function resetFleetPages() {
   fleet.before = [];
   fleet.current = "";
   fleet.next = "";
-}
-
-async function refreshFleet() {
-  const data = await call("ListMachines", {
-    teamId: state.teamId,
-    pageSize: FLEET_PAGE,
-    pageToken: fleet.current,
+  fleet.filters = {
     staleOnly: $("fleet-stale").checked,
     behindOnly: $("fleet-behind").checked,
     prefix: $("fleet-prefix").value.trim(),
     version: $("fleet-version").value.trim(),
-  });
+  };
+}
+
+async function refreshFleet() {
+  let data;
+  try {
+    data = await call("ListMachines", { teamId: state.teamId, pageSize: FLEET_PAGE, pageToken: fleet.current, ...fleet.filters });
+  } catch (e) {
+    // A listing's pages last a quarter of an hour: past that, the
+    // first page again.
+    if (!(e instanceof ApiError) || e.code !== "failed_precondition" || !fleet.current) throw e;
+    fleet.before = [];
+    fleet.current = "";
+    fleet.next = "";
+    data = await call("ListMachines", { teamId: state.teamId, pageSize: FLEET_PAGE, pageToken: "", ...fleet.filters });
+  }
   const machines = data.machines || [];
   const body = $("machines").tBodies[0];
   const rows = [];
