@@ -238,3 +238,21 @@ func TestCommandFiles(t *testing.T) {
 		t.Error("RunFilePaths does not pin the sibling module")
 	}
 }
+
+// TestRunFileAfterCd: what a command runs after a cd to a known folder
+// resolves from there, and what it loads is followed.
+func TestRunFileAfterCd(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".cursor", "hooks", "guard.js"), "require('../shared/rules')")
+	writeFile(t, filepath.Join(root, ".cursor", "shared", "rules.js"), "")
+	writeFile(t, filepath.Join(root, ".cursor", "hooks", "check.py"), "import helper")
+	writeFile(t, filepath.Join(root, ".cursor", "hooks", "helper.py"), "")
+	for cmd, want := range map[string]string{
+		"cd .cursor/hooks && node guard.js":        filepath.Join(root, ".cursor", "shared", "rules.js"),
+		"cd .cursor && cd hooks; python3 check.py": filepath.Join(root, ".cursor", "hooks", "helper.py"),
+	} {
+		if got := RunFilePaths(cmd, root, root, testSources.ProjectDirVars()); !slices.Contains(got, want) {
+			t.Errorf("%s: %s not pinned: %q", cmd, want, got)
+		}
+	}
+}

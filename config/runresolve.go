@@ -145,6 +145,7 @@ func (r *resolver) command(command, dir string, depth int) {
 		r.note(RunNote{Unpinned: true, Message: "`" + strings.TrimSpace(command) + "` is run " + itoa(maxResolveDepth) + " commands deep (npm scripts and make recipes running others): what it runs is not followed, so a file only it runs is not pinned"})
 		return
 	}
+	r.movedCommands(command, dir, depth)
 	langOf := map[string]string{} // a word an interpreter runs → its language
 	for i, w := range words {
 		base := programBase(w)

@@ -123,6 +123,38 @@ func (r *resolver) changesFolder(cmds []shellscan.Command, scriptDir string, sou
 	return false
 }
 
+// movedCommands follows what the commands of a hook's command line run
+// after a cd to a known folder (`cd .cursor/hooks && node guard.js`):
+// their words are pinned from the hook's folder, as every word is, but
+// what they run resolves from the folder cd went to.
+func (r *resolver) movedCommands(command, dir string, depth int) {
+	if !strings.Contains(command, "cd") {
+		return
+	}
+	for _, c := range shellscan.Commands(command) {
+		if c.Dynamic || len(c.DynamicArgs) > 0 || c.Cwd == "" || c.Cwd == "." {
+			continue // as the words of the line were read, nothing more to tell
+		}
+		base := c.Cwd
+		if !filepath.IsAbs(base) {
+			base = filepath.Join(dir, base)
+		}
+		if !r.inWorkspace(base) {
+			continue
+		}
+		switch {
+		case c.Name == "source" || c.Name == ".":
+			if len(c.Args) > 0 && !slices.Contains(c.DynamicArgs, 0) {
+				r.runPath(c.Args[0], base, langShell, depth)
+			}
+		case strings.ContainsAny(c.Path, `/\`):
+			r.runPath(c.Path, base, "", depth)
+		default:
+			r.shellProgram(filepath.Join(base, c.Name), c, []string{base}, depth)
+		}
+	}
+}
+
 // shellProgram follows a program a script runs by name: an interpreter's
 // script, npm and make.
 func (r *resolver) shellProgram(p string, c shellscan.Command, bases []string, depth int) {
