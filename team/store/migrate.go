@@ -159,13 +159,14 @@ var migrations = []string{
 
 	// 6: the fleet view's order (stale first, the longest silent first;
 	// then the rest, the latest sync first) walks an index of the last
-	// sync, which carries the installed revision that decides staleness;
+	// sync on SQLite, which carries the installed revision that decides
+	// staleness (PostgreSQL sorts: see postgresDialect);
 	// a listing longer than one page is kept as the ordered machine ids
 	// of its first page's time, in blocks, so that its later pages read
 	// positions in it (machinelist.go). The audit's until, on the
 	// member's time, reads each day of that time in the order of receipt
 	// (decisions_rx_day; Decisions).
-	`CREATE INDEX machines_team_sync ON machines(team_id, last_sync, machine_id, installed_revision);
+	`{{machines_sync_index}};
 	CREATE TABLE machine_listings (
 		id         {{id}},
 		team_id    BIGINT NOT NULL REFERENCES teams(id),
