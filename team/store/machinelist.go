@@ -42,7 +42,7 @@ func (s *sqlStore) ListMachines(ctx context.Context, q MachineQuery) (MachinePag
 		return MachinePage{}, fmt.Errorf("list the machines of team %d: %w", q.TeamID, err)
 	}
 	if page.Machines, err = s.machinesByID(ctx, q.TeamID, ids); err != nil {
-		return MachinePage{}, fmt.Errorf("list the machines of team %d: %w", q.TeamID, err)
+		return MachinePage{}, fmt.Errorf("list the machines of team %d: read the page's machines: %w", q.TeamID, err)
 	}
 	return page, nil
 }
@@ -140,11 +140,11 @@ func (s *sqlStore) beginListing(ctx context.Context, q MachineQuery, limit int) 
 			return ids, page, err
 		}
 	case !errors.Is(err, sql.ErrNoRows):
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("look for a recent listing: %w", err)
 	}
 	ids, err := s.orderedMachineIDs(ctx, q)
 	if err != nil {
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("read the machines in order: %w", err)
 	}
 	if len(ids) <= limit {
 		return ids, MachinePage{}, nil
@@ -199,7 +199,7 @@ func (s *sqlStore) readListing(ctx context.Context, q MachineQuery, listing int6
 	case errors.Is(err, sql.ErrNoRows), err == nil && time.Since(time.UnixMilli(created)) > ListingTTL:
 		return nil, MachinePage{}, fmt.Errorf("listing %d: %w", listing, ErrListingGone)
 	case err != nil:
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("read listing %d: %w", listing, err)
 	case teamID != q.TeamID:
 		return nil, MachinePage{}, &ValidationError{Field: "page_token", Problem: fmt.Sprintf("is a page of team %d's machines, not team %d's", teamID, q.TeamID),
 			Fix: "send the team_id the first page was asked for, or no page_token for a first page"}
@@ -213,7 +213,7 @@ func (s *sqlStore) readListing(ctx context.Context, q MachineQuery, listing int6
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT machine_ids FROM machine_listing_blocks WHERE listing_id = ? AND block >= ? AND block <= ? ORDER BY block`),
 		listing, offset/listingBlock, (end-1)/listingBlock)
 	if err != nil {
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("read listing %d: %w", listing, err)
 	}
 	defer rows.Close()
 	var ids []string
