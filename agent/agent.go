@@ -15,8 +15,9 @@ type Agent struct {
 	// (`agenthooks run --from NAME`).
 	Dialect *Dialect
 	// Settings are the agent's own settings files, run as hooks sources
-	// after Cursor's (config.DefineSettings); nil when agenthooks does not
-	// run them.
+	// after Cursor's (the registry lists them, agents.Settings, and a host
+	// hands the list to config.Load); nil when agenthooks does not run
+	// them.
 	Settings *config.Settings
 	// Export is the agent's native hook settings, for `agenthooks export
 	// --to NAME`; nil when export does not write them.

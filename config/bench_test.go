@@ -41,7 +41,7 @@ func BenchmarkLoad1000(b *testing.B) {
 	writeFile(b, filepath.Join(home, ".cursor", "managed", "team_1", "hooks", "hooks.json"), content("team"))
 	writeFile(b, ProjectFile(root), content("project"))
 	writeFile(b, UserFile(home), content("user"))
-	loc := Locations{EnterpriseFile: ent, Home: home, WorkspaceRoots: []string{root}}
+	loc := Locations{Settings: testSettings, EnterpriseFile: ent, Home: home, WorkspaceRoots: []string{root}}
 	trust := mapTrust{ProjectFile(root): true}
 
 	if set := Load(loc, trust); len(set.Hooks) != 1000 || len(set.Problems) != 0 {

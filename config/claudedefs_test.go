@@ -46,7 +46,7 @@ func ClaudeLocalFile(root string) string {
 func ClaudeProjectFile(root string) string { return filepath.Join(root, ".claude", "settings.json") }
 func ClaudeUserFile(home string) string    { return filepath.Join(home, ".claude", "settings.json") }
 
-var testClaude = DefineSettings(&Settings{
+var testClaude = &Settings{
 	Format: &Groups{
 		Title: "Claude Code",
 		Shape: testShape{},
@@ -70,12 +70,19 @@ var testClaude = DefineSettings(&Settings{
 		{Name: "claude-user", Path: ClaudeUserFile},
 	},
 	ProjectDirVar: "CLAUDE_PROJECT_DIR",
-})
+}
+
+// testSettings are the settings the tests' loads read, as a host's
+// Locations.Settings would list them; testSources number them.
+var (
+	testSettings = []*Settings{testClaude}
+	testSources  = NewSources(testSettings)
+)
 
 var (
-	ClaudeProjectLocal = testClaude.Files[0].Source
-	ClaudeProject      = testClaude.Files[1].Source
-	ClaudeUser         = testClaude.Files[2].Source
+	ClaudeProjectLocal = testSources.File(testClaude, 0)
+	ClaudeProject      = testSources.File(testClaude, 1)
+	ClaudeUser         = testSources.File(testClaude, 2)
 )
 
 // ParseClaudeFile reads a settings file of the test definition.

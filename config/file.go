@@ -39,6 +39,10 @@ type File struct {
 	// disables by id ("enabledPlugins"), for Settings.Plugins; nil for a
 	// Cursor file.
 	Plugins map[string]bool
+	// Env is another agent's settings file's env block ("env"), which
+	// Load gives the hooks of its agent's sources (Hook.Env); nil for a
+	// Cursor file.
+	Env map[string]string
 }
 
 // HasErrors reports whether any problem of the file is an error.
@@ -65,8 +69,18 @@ func (f *File) HasErrors() bool {
 // warning; one that is not a positive integer is an error, but the hooks
 // still load: skipping an enterprise file's security hooks over a typo in
 // its version would fail open.
+//
+// A file that holds another agent's matcher groups is told so; to name
+// the agent, parse it through the host's Sources (Sources.Parse).
 func ParseFile(path string, data []byte, src Source, dir, root string) *File {
+	return parseFile(path, data, src, dir, root, "")
+}
+
+// parseFile is ParseFile, naming groups as the agent whose format a
+// mistaken file copies.
+func parseFile(path string, data []byte, src Source, dir, root, groups string) *File {
 	f, r, doc := startFile(path, data, src, dir, root, "the file", `write {"version": 1, "hooks": { … }}`)
+	r.groups = groups
 	defer func() { f.Problems = r.sorted() }()
 	if doc == nil {
 		return f

@@ -233,7 +233,7 @@ func TestValidation(t *testing.T) {
 			if len(pos) != len(tt.want) {
 				t.Fatalf("test has %d markers for %d problems", len(pos), len(tt.want))
 			}
-			f := ParseFile("h.json", []byte(src), Project, "/d", "/r")
+			f := testSources.Parse("h.json", []byte(src), Project, "/d", "/r")
 			var want []string
 			for i, w := range tt.want {
 				want = append(want, "h.json:"+pos[i]+": "+w)

@@ -50,9 +50,10 @@ func (g *Groups) envFileVar() string {
 	return g.Shape.EnvFileVar()
 }
 
-// Parse reads the hooks of one of the agent's settings files, the env
-// block its hooks get ("env": {"NAME": "value"}, Hook.Env) and the
-// plugins it enables ("enabledPlugins", File.Plugins). Its other settings
+// Parse reads the hooks of one of the agent's settings files, its env
+// block ("env": {"NAME": "value"}, File.Env, which its own hooks get as
+// Hook.Env; Load gives it to the hooks of lower sources of the agent too)
+// and the plugins it enables ("enabledPlugins", File.Plugins). Its other settings
 // (permissions, model, …) are none of agenthooks' business and are not
 // looked at. Each handler becomes a Hook of the Cursor step
 // its event maps to, with the agent's matcher rule, the format's Shape,
@@ -67,10 +68,13 @@ func (g *Groups) Parse(path string, data []byte, src Source, dir, root string) *
 	if doc == nil {
 		return f
 	}
+	// The env block applies whether or not the file's hooks run, as the
+	// agent applies it to every process it starts.
+	env := stringMap(doc, "env", r, `write "env": {"NAME": "value"}`)
+	f.Env = env
 	if off, ok := doc.get("disableAllHooks"); ok && off.value.kind == jsonBool && off.value.boolean {
 		return f
 	}
-	env := stringMap(doc, "env", r, `write "env": {"NAME": "value"}`)
 	f.Plugins = boolMap(doc, "enabledPlugins", r)
 	defer func() {
 		for _, h := range f.Hooks {

@@ -73,6 +73,11 @@ type Hook struct {
 	// file says (a plugin's root, CLAUDE_PLUGIN_ROOT): not screened, as
 	// they come from where the hook was found.
 	Vars []string
+
+	// rootVars are the variables that hold Root for the hook
+	// (Sources.ProjectDirVars, set by Sources.Parse); nil is Cursor's
+	// alone. Pinning expands them as the engine sets them.
+	rootVars []string
 }
 
 // Matches reports whether the hook applies to the step's match value.
@@ -92,4 +97,13 @@ func (h *Hook) MatchValue(value string) (bool, error) {
 // ID is a stable, human-readable name for the hook: file, step and index.
 func (h *Hook) ID() string {
 	return h.File + "#" + string(h.Step) + "[" + strconv.Itoa(h.Index) + "]"
+}
+
+// ProjectDirVars are the variables that hold the hook's Root: those its
+// Sources set (Sources.ProjectDirVars), else Cursor's alone.
+func (h *Hook) ProjectDirVars() []string {
+	if h.rootVars == nil {
+		return []string{cursorProjectDirVar}
+	}
+	return h.rootVars
 }

@@ -209,7 +209,7 @@ func (p hookParse) extra() {
 	if s, ok := closest(p.m.key, hookKeys); ok {
 		fix = "did you mean " + strconv.Quote(s) + "?"
 	} else if p.m.key == "hooks" {
-		fix = groupsLook() + `; in hooks.json each hook is {"command": "…"} directly in the step's array`
+		fix = p.r.groupsLook() + `; in hooks.json each hook is {"command": "…"} directly in the step's array`
 	}
 	p.r.warnAt(p.m.keyOff, p.ptr(), "unknown key "+strconv.Quote(shorten(p.m.key))+"; ignored", fix)
 }
@@ -229,7 +229,7 @@ func checkRequired(h *Hook, n *jsonNode, ptr string, r *reporter) {
 			if hasPrompt {
 				fix = `add "type": "prompt" for a prompt hook, or "command": "./script.sh"`
 			} else if _, ok := n.get("hooks"); ok {
-				fix = groupsLook() + `; write {"command": "…"} directly in the step's array`
+				fix = r.groupsLook() + `; write {"command": "…"} directly in the step's array`
 			}
 			r.errAt(n.off, ptr, `missing "command"`, fix)
 		case strings.TrimSpace(h.Command) == "":

@@ -30,6 +30,10 @@ type Set struct {
 	// Unloaded stand in for fail-closed hooks of files that could not be
 	// (wholly) loaded (TypeUnloaded); they are not in Hooks.
 	Unloaded []*Hook
+	// Sources are the sources of the load, read or not
+	// (NewSources(Locations.Settings)): what a stored session's source
+	// names stand for, and the variables agents set for their hooks.
+	Sources Sources
 
 	watched []string
 }
@@ -58,7 +62,7 @@ func (s *Set) Watched() []string { return append([]string(nil), s.watched...) }
 // left to the user source: the same hooks must not run twice, and the
 // user's own file needs no trust.
 func Load(loc Locations, trust Trust) *Set {
-	l := &loader{set: &Set{}, trust: trust, watched: map[string]bool{}}
+	l := &loader{set: &Set{Sources: NewSources(loc.Settings)}, trust: trust, watched: map[string]bool{}}
 	home := absPath(loc.Home)
 	var roots []string
 	seenRoot := map[string]bool{}
@@ -99,9 +103,9 @@ func Load(loc Locations, trust Trust) *Set {
 	}
 
 	// Other agents' settings files, in the order of their sources.
-	for _, s := range DefinedSettings() {
+	for _, s := range l.set.Sources.Settings() {
 		if !slices.Contains(loc.SkipSettings, s) {
-			l.loadSettings(s, roots, home, firstRoot)
+			l.loadSettings(s, roots, home, firstRoot, loc.Getenv)
 		}
 	}
 	return l.set
@@ -155,7 +159,7 @@ func (l *loader) load(path string, src Source, dir, root string) *File {
 			f.Trusted = true
 		}
 	} else {
-		f = parserOf(src)(path, data, src, dir, root)
+		f = l.set.Sources.Parse(path, data, src, dir, root)
 	}
 	var stopped map[*Hook]bool
 	if err == nil && src.ProjectLevel() {

@@ -40,7 +40,7 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 			continue
 		}
 		// As Hook.RunFiles, with each file read once per load.
-		for _, p := range RunFilePaths(h.Command, h.Dir, h.Root) {
+		for _, p := range RunFilePaths(h.Command, h.Dir, h.Root, h.ProjectDirVars()) {
 			l.watch(p)
 			v := l.runFileVerdict(rt, f.Root, p)
 			if v.ok {

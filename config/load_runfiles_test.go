@@ -43,7 +43,7 @@ func (w *pinnedWorkspace) write(rel, content string) { writeFile(w.t, w.path(rel
 // trust pins the workspace as `agenthooks trust` does.
 func (w *pinnedWorkspace) trust() {
 	w.t.Helper()
-	pins, err := ProjectPins(w.root)
+	pins, err := testSources.ProjectPins(w.root)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func (w *pinnedWorkspace) trust() {
 }
 
 func (w *pinnedWorkspace) load() *Set {
-	return Load(Locations{EnterpriseFile: filepath.Join(w.root, "no-enterprise.json"), WorkspaceRoots: []string{w.root}}, w.store)
+	return Load(Locations{Settings: testSettings, EnterpriseFile: filepath.Join(w.root, "no-enterprise.json"), WorkspaceRoots: []string{w.root}}, w.store)
 }
 
 // expect checks which hooks run and that the problems are exactly those
@@ -208,7 +208,7 @@ func TestProjectPins(t *testing.T) {
 		".claude/settings.local.json": `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"python3 hooks/s.py"}]}]}}`,
 		"hooks/s.py":                  "print()",
 	})
-	pins, err := ProjectPins(w.root)
+	pins, err := testSources.ProjectPins(w.root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestProjectPinsUnreadable(t *testing.T) {
 	if err := os.Chmod(w.path("a.sh"), 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ProjectPins(w.root); err == nil || !strings.Contains(err.Error(), "cannot pin "+w.path("a.sh")) {
+	if _, err := testSources.ProjectPins(w.root); err == nil || !strings.Contains(err.Error(), "cannot pin "+w.path("a.sh")) {
 		t.Errorf("ProjectPins = %v", err)
 	}
 	if err := w.store.TrustSums(w.root, nil); err != nil {

@@ -62,7 +62,7 @@ func newFixture(t *testing.T) fixture {
 }
 
 func (f fixture) loc() Locations {
-	return Locations{EnterpriseFile: f.ent, Home: f.home, WorkspaceRoots: []string{f.ws1, f.ws2}}
+	return Locations{Settings: testSettings, EnterpriseFile: f.ent, Home: f.home, WorkspaceRoots: []string{f.ws1, f.ws2}}
 }
 
 func (f fixture) team(id string) string {
@@ -209,7 +209,7 @@ func TestLoadTrustReceivesContent(t *testing.T) {
 		gotRoot, gotFile, gotContent = root, file, string(c)
 		return true, ""
 	})
-	Load(Locations{EnterpriseFile: f.ent, WorkspaceRoots: []string{f.ws1}}, trust)
+	Load(Locations{Settings: testSettings, EnterpriseFile: f.ent, WorkspaceRoots: []string{f.ws1}}, trust)
 	if gotRoot != f.ws1 || gotFile != ProjectFile(f.ws1) || gotContent != content {
 		t.Errorf("Check(%q, %q, %q)", gotRoot, gotFile, gotContent)
 	}
@@ -282,7 +282,7 @@ func TestLoadRelativeRoot(t *testing.T) {
 	f := newFixture(t)
 	writeFile(t, ProjectFile(f.ws1), hooksJSON("ws1"))
 	t.Chdir(f.dir)
-	set := Load(Locations{EnterpriseFile: f.ent, WorkspaceRoots: []string{"ws1"}}, mapTrust{ProjectFile(f.ws1): true})
+	set := Load(Locations{Settings: testSettings, EnterpriseFile: f.ent, WorkspaceRoots: []string{"ws1"}}, mapTrust{ProjectFile(f.ws1): true})
 	if len(set.Hooks) != 1 || set.Hooks[0].Root != f.ws1 || set.Hooks[0].Dir != f.ws1 {
 		t.Fatalf("hooks: %+v, problems %q", set.Hooks, problemStrings(set.Problems))
 	}

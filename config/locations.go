@@ -27,12 +27,21 @@ type Locations struct {
 	// WorkspaceRoots are the open workspace folders, in order; each may
 	// hold project hooks in <root>/.cursor/hooks.json.
 	WorkspaceRoots []string
-	// SkipSettings leaves out other agents' settings files, which are
-	// otherwise read after Cursor's (every Settings defined in the
-	// process, DefineSettings): for a host that is that agent, or that
-	// reads them itself (GitHub Copilot CLI reads Claude Code's), running
-	// them again here would run them twice.
+	// Settings are the other agents' settings files that are sources,
+	// ranked after Cursor's in this order (NewSources): the registry's
+	// list, agents.Settings, which a host fills in. They are read after
+	// Cursor's files; nil is Cursor's sources alone.
+	Settings []*Settings
+	// SkipSettings leaves some of Settings unread: for a host that is that
+	// agent, or that reads them itself (GitHub Copilot CLI reads Claude
+	// Code's), running them again here would run them twice. They stay
+	// sources all the same: a stored session still names them, and their
+	// agents' variables are still refused from a session (Sources).
 	SkipSettings []*Settings
+	// Getenv reads the environment the hooks are loaded for, for the
+	// variables that move an agent's user folder (Settings.UserDir); nil
+	// reads an empty one. DefaultLocations sets it.
+	Getenv func(string) string
 }
 
 // DefaultEnterpriseFile returns this OS's system-wide hooks file.
@@ -51,7 +60,7 @@ func DefaultLocations(getenv func(string) string, roots []string) Locations {
 	if err != nil {
 		home = "" // no home: no user or team hooks, rather than hooks from a guessed place
 	}
-	return Locations{EnterpriseFile: ent, Home: home, WorkspaceRoots: append([]string(nil), roots...)}
+	return Locations{EnterpriseFile: ent, Home: home, WorkspaceRoots: append([]string(nil), roots...), Getenv: getenv}
 }
 
 // UserFile is the user hooks file under home.

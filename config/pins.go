@@ -14,14 +14,14 @@ type projectSource struct {
 
 // projectSources lists the project-level hooks files of workspace root:
 // .cursor/hooks.json, then the project-level settings files of every
-// defined agent (DefineSettings), as Load reads them. Trust pins them all,
-// whatever a host reads: trusting a workspace covers what any host runs.
-func projectSources(root string) []projectSource {
+// agent of ss, as Load reads them. Trust pins them all, whatever a host
+// reads: trusting a workspace covers what any host runs.
+func (ss Sources) projectSources(root string) []projectSource {
 	out := []projectSource{{ProjectFile(root), Project}}
-	for _, s := range DefinedSettings() {
-		for _, f := range s.Files {
+	for _, s := range ss.Settings() {
+		for i, f := range s.Files {
 			if f.Project {
-				out = append(out, projectSource{f.Path(root), f.Source})
+				out = append(out, projectSource{f.Path(root), ss.File(s, i)})
 			}
 		}
 	}
@@ -29,12 +29,13 @@ func projectSources(root string) []projectSource {
 }
 
 // ProjectPins returns what trusting workspace root pins now, path →
-// SHA-256: each project-level hooks file that exists, and
-// every file that its hooks run or read (Hook.RunFiles), parsed and
-// resolved exactly as Load does, so what is pinned is what Load checks.
-// A file that exists but cannot be read is an error: trust must not
-// cover what nobody could hash.
-func ProjectPins(root string) (map[string][32]byte, error) {
+// SHA-256: each project-level hooks file that exists (.cursor/hooks.json
+// and the project-level settings files of every agent of ss, whatever a
+// host reads: the registry's full list), and every file that its hooks
+// run or read (Hook.RunFiles), parsed and resolved exactly as Load does,
+// so what is pinned is what Load checks. A file that exists but cannot be
+// read is an error: trust must not cover what nobody could hash.
+func (ss Sources) ProjectPins(root string) (map[string][32]byte, error) {
 	root = absPath(root)
 	pins := map[string][32]byte{}
 	// The project's sandbox.json is trusted like its hooks: a command the
@@ -46,7 +47,7 @@ func ProjectPins(root string) (map[string][32]byte, error) {
 	case !missing(err) && !errors.Is(err, errIsDir):
 		return nil, fmt.Errorf("cannot pin %s: %s", sb, errText(err))
 	}
-	for _, ps := range projectSources(root) {
+	for _, ps := range ss.projectSources(root) {
 		data, err := readFile(ps.path)
 		switch {
 		case missing(err) || errors.Is(err, errIsDir):
@@ -55,7 +56,7 @@ func ProjectPins(root string) (map[string][32]byte, error) {
 			return nil, fmt.Errorf("cannot pin %s: %s", ps.path, errText(err))
 		}
 		pins[ps.path] = sha256.Sum256(data)
-		for _, h := range parserOf(ps.src)(ps.path, data, ps.src, root, root).Hooks {
+		for _, h := range ss.Parse(ps.path, data, ps.src, root, root).Hooks {
 			for _, rf := range h.RunFiles() {
 				switch {
 				case rf.Err != nil:

@@ -10,6 +10,18 @@ type reporter struct {
 	problems []Problem
 	offsets  []int // byte offset of each problem, to sort them into document order
 	errors   int
+	// groups names the agent whose matcher groups format a hooks.json
+	// written in it most likely copies (Sources.Parse); "" when unknown.
+	groups string
+}
+
+// groupsLook is the hint for a hooks.json written in the matcher groups
+// format: it names the agent whose files use it, when known.
+func (r *reporter) groupsLook() string {
+	if r.groups != "" {
+		return "this looks like " + r.groups + "'s format"
+	}
+	return "this looks like another agent's settings format"
 }
 
 func newReporter(file string, data []byte) *reporter {

@@ -34,7 +34,7 @@ type RunFile struct {
 // as added.
 //
 // The rule: every word of the command (split as commandWords describes,
-// with $CURSOR_PROJECT_DIR and $CLAUDE_PROJECT_DIR expanded to root) is
+// with each of rootVars, such as $CURSOR_PROJECT_DIR, expanded to root) is
 // resolved against dir; the result counts when it lies inside root as
 // written, or once symlinks are resolved. A path inside root that is a
 // symlink to a file outside it still counts: the target's content is what
@@ -47,8 +47,8 @@ type RunFile struct {
 // naming it is not. What interpreters resolve a word to is pinned too
 // (runresolve.go): node's guard.js for `node guard`, python -m's module,
 // a script's sources, npm scripts and Makefile recipes.
-func RunFilePaths(command, dir, root string) []string {
-	paths, _ := RunFileReport(command, dir, root)
+func RunFilePaths(command, dir, root string, rootVars []string) []string {
+	paths, _ := RunFileReport(command, dir, root, rootVars)
 	return paths
 }
 
@@ -166,7 +166,7 @@ func (h *Hook) RunFiles() []RunFile {
 	if h.Type == TypePrompt {
 		return nil
 	}
-	paths := RunFilePaths(h.Command, h.Dir, h.Root)
+	paths := RunFilePaths(h.Command, h.Dir, h.Root, h.ProjectDirVars())
 	out := make([]RunFile, len(paths))
 	for i, p := range paths {
 		out[i] = readRunFile(p)

@@ -39,11 +39,11 @@ func TestRunFilePaths(t *testing.T) {
 		{"tee >(./x.sh) &>all.log >|clobber.txt", []string{in("tee"), in("x.sh")}},
 	}
 	for _, tt := range tests {
-		if got := RunFilePaths(tt.command, root, root); !slices.Equal(got, tt.want) {
+		if got := RunFilePaths(tt.command, root, root, testSources.ProjectDirVars()); !slices.Equal(got, tt.want) {
 			t.Errorf("RunFilePaths(%q)\n got %q\nwant %q", tt.command, got, tt.want)
 		}
 	}
-	if got := RunFilePaths("x.sh", root, ""); got != nil {
+	if got := RunFilePaths("x.sh", root, "", testSources.ProjectDirVars()); got != nil {
 		t.Errorf("without a root: %q", got)
 	}
 }
@@ -52,7 +52,7 @@ func TestRunFilePaths(t *testing.T) {
 // backslashes still name the file, whichever way the host reads them.
 func TestRunFilePathsWindowsSeparators(t *testing.T) {
 	root := t.TempDir()
-	got := RunFilePaths(`& '.\hooks\x.ps1'`, root, root)
+	got := RunFilePaths(`& '.\hooks\x.ps1'`, root, root, testSources.ProjectDirVars())
 	want := filepath.Join(root, `.\hooks\x.ps1`)
 	if !slices.Contains(got, want) {
 		t.Errorf("got %q, want it to hold %q", got, want)
@@ -75,7 +75,7 @@ func TestRunFilePathsSymlinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	realA := filepath.Join(real, "a.sh")
-	got := RunFilePaths("out.sh "+realA, link, link)
+	got := RunFilePaths("out.sh "+realA, link, link, testSources.ProjectDirVars())
 	want := []string{filepath.Join(link, "out.sh"), realA}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -145,7 +145,7 @@ func FuzzRunFilePaths(f *testing.F) {
 	}
 	root := f.TempDir()
 	f.Fuzz(func(t *testing.T, command string) {
-		for _, p := range RunFilePaths(command, root, root) {
+		for _, p := range RunFilePaths(command, root, root, testSources.ProjectDirVars()) {
 			if !within(root, p) {
 				t.Errorf("RunFilePaths(%q) yields %q, outside %s", command, p, root)
 			}
@@ -178,7 +178,7 @@ func TestRunFilePathsGlobsAndFolders(t *testing.T) {
 		"sh .cursor/hooks/new-*.sh": {".cursor/hooks/new-*.sh"},
 	}
 	for cmd, want := range cases {
-		got := rel(RunFilePaths(cmd, root, root))
+		got := rel(RunFilePaths(cmd, root, root, testSources.ProjectDirVars()))
 		for _, w := range want {
 			if !slices.Contains(got, w) {
 				t.Errorf("%s: %q lacks %s", cmd, got, w)

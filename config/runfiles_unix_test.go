@@ -52,7 +52,7 @@ func TestFolderPinsLinksAndPipes(t *testing.T) {
 // bash's brace alternatives name each file.
 func TestRunFilePathsBraces(t *testing.T) {
 	root := t.TempDir()
-	got := RunFilePaths("sh .cursor/hooks/{a,b}.sh", root, root)
+	got := RunFilePaths("sh .cursor/hooks/{a,b}.sh", root, root, testSources.ProjectDirVars())
 	for _, want := range []string{"a.sh", "b.sh"} {
 		found := false
 		for _, p := range got {

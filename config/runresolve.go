@@ -36,6 +36,7 @@ var nodeExts = []string{".js", ".mjs", ".cjs", ".json", ".node", ".ts", ".mts", 
 // resolver gathers the files a hook may run beyond its command's words.
 type resolver struct {
 	dir, root string
+	rootVars  []string
 	paths     []string
 	notes     []string
 	seen      map[string]bool
@@ -43,11 +44,11 @@ type resolver struct {
 
 // RunFileReport is RunFilePaths with notes: a sentence for each file the
 // hook may run that could not be told, and what is pinned in its place.
-func RunFileReport(command, dir, root string) (paths, notes []string) {
+func RunFileReport(command, dir, root string, rootVars []string) (paths, notes []string) {
 	if root == "" || strings.TrimSpace(command) == "" {
 		return nil, nil
 	}
-	r := &resolver{dir: dir, root: filepath.Clean(root), seen: map[string]bool{}}
+	r := &resolver{dir: dir, root: filepath.Clean(root), rootVars: rootVars, seen: map[string]bool{}}
 	r.command(command, 0)
 	return r.paths, r.notes
 }
@@ -88,7 +89,7 @@ func (r *resolver) inside(w, dir string) (string, bool) {
 // command pins what a command line names and what its interpreters
 // resolve.
 func (r *resolver) command(command string, depth int) {
-	words := commandWords(command, r.root)
+	words := commandWords(command, r.root, r.rootVars)
 	for _, w := range words {
 		if p, ok := r.inside(w, r.dir); ok {
 			r.add(p)

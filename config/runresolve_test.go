@@ -63,7 +63,7 @@ func TestRunFileReport(t *testing.T) {
 		{"make check", []string{p("Makefile"), p("tools/lint.sh")}, 0},
 	}
 	for _, c := range cases {
-		paths, notes := RunFileReport(c.command, root, root)
+		paths, notes := RunFileReport(c.command, root, root, testSources.ProjectDirVars())
 		for _, w := range c.want {
 			if !slices.Contains(paths, w) {
 				t.Errorf("%s: %s not pinned; pinned %q", c.command, w, paths)

@@ -17,8 +17,8 @@ const maxWordDepth = 3
 // The command is split the way sh splits it, roughly: blanks separate
 // words; single quotes, double quotes and backslashes quote; ; & | < > (
 // ) and backquotes end a word; # at the start of a word begins a comment.
-// $CURSOR_PROJECT_DIR and every defined agent's project variable (with
-// or without braces, ProjectDirVars) become root; a word with any other expansion, or starting with ~, is
+// Each of rootVars ($CURSOR_PROJECT_DIR and every agent's project
+// variable, Sources.ProjectDirVars), with or without braces, becomes root; a word with any other expansion, or starting with ~, is
 // dropped, as it cannot be resolved here. A word just after an output
 // redirection (> >> >| &>) is dropped: it is written, not run or read, and
 // pinning a log file would stop its hook after the first run.
@@ -29,7 +29,7 @@ const maxWordDepth = 3
 // backslash as sh's escape and once as a plain character, the Windows
 // path separator under PowerShell; the words of both are returned, each
 // once, in order of appearance.
-func commandWords(command, root string) []string {
+func commandWords(command, root string, rootVars []string) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(w string) {
@@ -41,7 +41,7 @@ func commandWords(command, root string) []string {
 	var walk func(s string, depth int)
 	walk = func(s string, depth int) {
 		for _, escapes := range []bool{true, false} {
-			for _, w := range splitCommand(s, root, escapes) {
+			for _, w := range splitCommand(s, root, rootVars, escapes) {
 				add(w)
 				if _, after, ok := strings.Cut(w, "="); ok {
 					add(after)
@@ -59,7 +59,7 @@ func commandWords(command, root string) []string {
 // splitCommand is one scan of commandWords: the words of s, unquoted,
 // without operators, comments, unresolvable words and redirection
 // targets. escapes says whether a backslash quotes the next character.
-func splitCommand(s, root string, escapes bool) []string {
+func splitCommand(s, root string, rootVars []string, escapes bool) []string {
 	var (
 		words   []string
 		cur     strings.Builder
@@ -85,7 +85,7 @@ func splitCommand(s, root string, escapes bool) []string {
 			cur.WriteByte('$')
 			return i + 1
 		}
-		if isProjectDirVar(name) {
+		if slices.Contains(rootVars, name) {
 			cur.WriteString(root)
 		} else {
 			dropped = true
@@ -187,8 +187,4 @@ func varName(s string) (string, int) {
 		return "", 0
 	}
 	return s[:n], n
-}
-
-func isProjectDirVar(name string) bool {
-	return slices.Contains(ProjectDirVars(), name)
 }

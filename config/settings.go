@@ -2,15 +2,15 @@ package config
 
 import (
 	"path/filepath"
-	"slices"
-	"sync"
 )
 
 // Settings are another agent's settings files whose hooks run here as
 // Cursor runs its "third-party hooks" (docs/architecture.md, the sources).
-// The agent's package describes them; the registry of agents defines
-// them as sources, with DefineSettings; Load then reads them, unless the
-// host leaves them out (Locations.SkipSettings).
+// The agent's package describes them; the registry of agents lists them
+// (agents.Settings), and a host hands that list to Load
+// (Locations.Settings), which numbers them as sources after Cursor's
+// (Sources) and reads them, unless the host leaves them out
+// (Locations.SkipSettings).
 type Settings struct {
 	// Format reads the files.
 	Format *Groups
@@ -25,176 +25,129 @@ type Settings struct {
 	// Plugins finds the hooks of the plugins the files enable; nil when
 	// the agent has none.
 	Plugins *Plugins
+	// UserDir is the agent's folder of the user's, which holds its
+	// user-level files (the Path of a file that is not Project) and its
+	// plugins: under home, unless a variable of the environment getenv
+	// reads moves it (Claude Code's CLAUDE_CONFIG_DIR). nil: home itself.
+	UserDir func(home string, getenv func(string) string) string
+}
+
+// Folder is s's user folder for home in the environment getenv reads
+// (nil reads an empty one); "" without a home.
+func (s *Settings) Folder(home string, getenv func(string) string) string {
+	if home == "" {
+		return ""
+	}
+	if s.UserDir == nil {
+		return home
+	}
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	return absPath(s.UserDir(home, getenv))
 }
 
 // Plugins are where an agent keeps the plugins its settings files enable
 // by id, and their hooks.
 type Plugins struct {
-	// Installed lists the plugins installed under home: id → the
-	// plugin's root folder.
-	Installed func(home string) (map[string]string, error)
-	// HooksFile is the hooks file of the plugin whose root is root;
-	// IsHooksFile reports whether a path is one (for validate).
-	HooksFile   func(root string) string
+	// Installed lists the plugins installed in the agent's user folder
+	// (Settings.UserDir): id → the plugin's root folder.
+	Installed func(userDir string) (map[string]string, error)
+	// HooksFiles are the files that hold the hooks of the plugin whose
+	// root is root, in the settings files' format: first its default
+	// hooks file, which may be missing, then each its manifest names or
+	// the manifest itself when it holds them inline; each of those must
+	// exist. An error says why the manifest cannot be read, naming it.
+	// IsHooksFile reports whether a path is a plugin's default hooks file
+	// (for validate).
+	HooksFiles  func(root string) ([]string, error)
 	IsHooksFile func(path string) bool
+	// Manifest is the plugin's manifest, which a load watches: an edit
+	// can name other hooks files. nil: none.
+	Manifest func(root string) string
 	// RootVar names the variable that holds the plugin's root for its
 	// hooks ("${CLAUDE_PLUGIN_ROOT}/scripts/x.sh").
 	RootVar string
 }
 
-// SettingsFile is one settings file of an agent, and the source it is.
+// SettingsFile is one settings file of an agent: one source.
 type SettingsFile struct {
 	// Name is the source's name in listings, logs and stored sessions.
 	Name string
 	// Project: the file is under each workspace root and is project-level
-	// (trusted and pinned as .cursor/hooks.json is); else it is under the
-	// user's home.
+	// (trusted and pinned as .cursor/hooks.json is); else it is in the
+	// agent's user folder (Settings.UserDir).
 	Project bool
-	// Path is the file under a workspace root or the home.
+	// Path is the file under a workspace root, or in the user folder.
 	Path func(dir string) string
-	// Source is the file's source, set by DefineSettings.
-	Source Source
-}
-
-// defined holds every Settings of this process and their sources, in
-// the order they were defined: a source's rank. They are process-wide
-// because a source's name and level are (a stored session names its
-// sources, trust pins every project-level file whatever the host reads).
-var defined struct {
-	mu       sync.RWMutex
-	settings []*Settings
-	files    []*SettingsFile // files[i] is source User+1+i
-	owner    []*Settings     // owner[i] holds files[i]
-}
-
-// DefineSettings defines another agent's settings files as sources, of
-// lower priority than every source defined before, in the order of
-// s.Files, and sets each file's Source. A file whose name is already
-// defined keeps that source. It returns s.
-func DefineSettings(s *Settings) *Settings {
-	defined.mu.Lock()
-	defer defined.mu.Unlock()
-	for i := range s.Files {
-		f := &s.Files[i]
-		if j := slices.IndexFunc(defined.files, func(d *SettingsFile) bool { return d.Name == f.Name }); j >= 0 {
-			f.Source = User + 1 + Source(j)
-			continue
-		}
-		defined.files = append(defined.files, f)
-		defined.owner = append(defined.owner, s)
-		f.Source = User + Source(len(defined.files))
-	}
-	if !slices.Contains(defined.settings, s) {
-		defined.settings = append(defined.settings, s)
-	}
-	return s
-}
-
-// definedFile is the settings file of source s; nil for Cursor's sources
-// and unknown ones.
-func definedFile(s Source) *SettingsFile {
-	defined.mu.RLock()
-	defer defined.mu.RUnlock()
-	if i := int(s - User - 1); i >= 0 && i < len(defined.files) {
-		return defined.files[i]
-	}
-	return nil
-}
-
-// definedSettings is the Settings source s belongs to.
-func definedSettings(s Source) *Settings {
-	defined.mu.RLock()
-	defer defined.mu.RUnlock()
-	if i := int(s - User - 1); i >= 0 && i < len(defined.owner) {
-		return defined.owner[i]
-	}
-	return nil
-}
-
-// DefinedSettings lists the settings defined in this process, in rank
-// order.
-func DefinedSettings() []*Settings {
-	defined.mu.RLock()
-	defer defined.mu.RUnlock()
-	return slices.Clone(defined.settings)
-}
-
-// ProjectDirVars are the variables the engine sets to the workspace root
-// for every hook: Cursor's CURSOR_PROJECT_DIR, then each defined agent's
-// (Settings.ProjectDirVar). Words of commands are expanded with them so a
-// script named through one is found and pinned.
-func ProjectDirVars() []string {
-	vars := []string{"CURSOR_PROJECT_DIR"}
-	for _, s := range DefinedSettings() {
-		if s.ProjectDirVar != "" && !slices.Contains(vars, s.ProjectDirVar) {
-			vars = append(vars, s.ProjectDirVar)
-		}
-	}
-	return vars
-}
-
-// AgentVars are the variables the defined agents set for their hooks
-// (their project directory, their sessionStart env file, a plugin's
-// root): a session may not set them.
-func AgentVars() []string {
-	var vars []string
-	for _, s := range DefinedSettings() {
-		rootVar := ""
-		if s.Plugins != nil {
-			rootVar = s.Plugins.RootVar
-		}
-		for _, v := range []string{s.ProjectDirVar, s.Format.envFileVar(), rootVar} {
-			if v != "" && !slices.Contains(vars, v) {
-				vars = append(vars, v)
-			}
-		}
-	}
-	return vars
 }
 
 // loadSettings loads the files of s: each project-level file under every
 // root (not one that is also the user's file, as for Cursor's own), then
 // each file under home.
-func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string) {
+func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string, getenv func(string) string) {
+	userDir := s.Folder(home, getenv)
 	homeFiles := map[string]bool{}
-	if home != "" {
+	if userDir != "" {
 		for _, f := range s.Files {
 			if !f.Project {
-				homeFiles[filepath.Clean(f.Path(home))] = true
+				homeFiles[filepath.Clean(f.Path(userDir))] = true
 			}
 		}
 	}
 	decided := map[string]bool{} // plugin ids a file of higher priority enabled or disabled
-	for _, f := range s.Files {
+	firstHook := len(l.set.Hooks)
+	var files []*File // the settings files read, in rank order
+	load := func(path string, src Source, dir, root string) *File {
+		f := l.load(path, src, dir, root)
+		if f != nil {
+			files = append(files, f)
+		}
+		return f
+	}
+	defer func() { settingsEnv(files, l.set.Hooks[firstHook:]) }()
+	for i, f := range s.Files {
+		src := l.set.Sources.File(s, i)
 		switch {
 		case f.Project:
 			for _, r := range roots {
 				if p := f.Path(r); !homeFiles[filepath.Clean(p)] {
-					l.loadPlugins(s, l.load(p, f.Source, r, r), home, decided)
+					l.loadPlugins(s, load(p, src, r, r), userDir, decided)
 				}
 			}
-		case home != "":
-			l.loadPlugins(s, l.load(f.Path(home), f.Source, home, firstRoot), home, decided)
+		case userDir != "":
+			l.loadPlugins(s, load(f.Path(userDir), src, home, firstRoot), userDir, decided)
 		}
 	}
 }
 
-// parserOf is the parser of a source's files: the matcher groups format of
-// its agent for another agent's settings file, else hooks.json's.
-func parserOf(src Source) func(path string, data []byte, src Source, dir, root string) *File {
-	if s := src.Settings(); s != nil && s.Format != nil {
-		return s.Format.Parse
-	}
-	return ParseFile
-}
-
-// groupsLook is the hint for a hooks.json written in the matcher groups
-// format: it names the first defined agent whose files use it.
-func groupsLook() string {
-	for _, s := range DefinedSettings() {
-		if s.Format != nil && s.Format.Title != "" {
-			return "this looks like " + s.Format.Title + "'s format"
+// settingsEnv gives hooks, those of one agent's sources (its settings
+// files' and their plugins'), the env blocks of that agent's settings
+// files read, files, in rank order. The agent applies its settings' env
+// to every process it starts, its hooks and its plugins' hooks alike;
+// here a file's env reaches the hooks of its own source and of those of
+// lower priority, never a higher one's (docs/architecture.md: sources
+// keep their rank), and a project-level file's only those of its own
+// workspace root. Where two files set a variable, the higher's value
+// stands. An untrusted file's env reaches no hook. The engine screens
+// each variable as a sessionStart env of the hook's source.
+func settingsEnv(files []*File, hooks []*Hook) {
+	for _, h := range hooks {
+		var env map[string]string
+		for _, f := range files {
+			if !f.Trusted || len(f.Env) == 0 || f.Source.Compare(h.Source) > 0 ||
+				f.Source.ProjectLevel() && f.Root != h.Root {
+				continue
+			}
+			if env == nil {
+				env = make(map[string]string, len(f.Env))
+			}
+			for k, v := range f.Env {
+				if _, set := env[k]; !set {
+					env[k] = v
+				}
+			}
 		}
+		h.Env = env
 	}
-	return "this looks like another agent's settings format"
 }

@@ -52,7 +52,7 @@ func TestUnloadedStandIns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			set := Load(Locations{Home: home, EnterpriseFile: filepath.Join(home, "none.json")}, nil)
+			set := Load(Locations{Settings: testSettings, Home: home, EnterpriseFile: filepath.Join(home, "none.json")}, nil)
 			var got []event.Step
 			for _, h := range set.Unloaded {
 				if h.Type != TypeUnloaded || !h.FailClosed || h.File != path {

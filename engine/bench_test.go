@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
@@ -51,7 +52,7 @@ func BenchmarkSpawn(b *testing.B) {
 	}
 	env := []string{"PATH=" + os.Getenv("PATH")}
 	e, err := engine.Load(engine.Options{
-		Locations: config.Locations{EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}},
+		Locations: config.Locations{Settings: agents.Settings(), EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}},
 		Env:       env,
 	})
 	if err != nil {
@@ -90,7 +91,7 @@ func BenchmarkEightSlowHooks(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(home, ".cursor", "hooks.json"), cfg, 0o644); err != nil {
 		b.Fatal(err)
 	}
-	e, err := engine.Load(engine.Options{Locations: config.Locations{EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}}})
+	e, err := engine.Load(engine.Options{Locations: config.Locations{Settings: agents.Settings(), EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func BenchmarkClaudeHook(b *testing.B) {
 	}
 	env := []string{"PATH=" + os.Getenv("PATH")}
 	e, err := engine.Load(engine.Options{
-		Locations: config.Locations{EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}},
+		Locations: config.Locations{Settings: agents.Settings(), EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}},
 		Env:       env,
 	})
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	// The registry defines Claude Code's settings files as sources.
-	_ "github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"

@@ -33,7 +33,9 @@ const (
 // Options configures an Engine. The zero value loads the default
 // locations for the current directory and runs command hooks.
 type Options struct {
-	// Locations of the sources; zero fields take the defaults.
+	// Locations of the sources; zero fields take the defaults. The other
+	// agents' settings files are sources only when Locations.Settings
+	// lists them: agents.Settings() for every agent's (a host fills it).
 	Locations config.Locations
 	// Trust decides whether project-level sources may run; nil trusts none.
 	Trust config.Trust
@@ -74,6 +76,10 @@ type Engine struct {
 	ring audit.Ring
 	// rootsJSON is workspace_roots for payloads that lack it.
 	rootsJSON json.RawMessage
+	// sources are the sources of Locations.Settings: what a stored
+	// session's source names stand for, the variables every hook gets the
+	// workspace root in, and those no session may set.
+	sources config.Sources
 }
 
 // snapshot is one loaded configuration, indexed by step for the hot path.
@@ -117,7 +123,9 @@ func Load(opts Options) (*Engine, error) {
 		if err != nil {
 			return nil, fmt.Errorf("default workspace root: %w", err)
 		}
-		opts.Locations = config.DefaultLocations(settings.Getenv(opts.Env), []string{wd})
+		loc := config.DefaultLocations(settings.Getenv(opts.Env), []string{wd})
+		loc.Settings, loc.SkipSettings = opts.Locations.Settings, opts.Locations.SkipSettings
+		opts.Locations = loc
 	}
 	roots := opts.Locations.WorkspaceRoots
 	if roots == nil {
@@ -127,7 +135,7 @@ func Load(opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workspace roots: %w", err)
 	}
-	e := &Engine{opts: opts, rootsJSON: rootsJSON}
+	e := &Engine{opts: opts, rootsJSON: rootsJSON, sources: config.NewSources(opts.Locations.Settings)}
 	e.Reload(context.Background())
 	return e, nil
 }

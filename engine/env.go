@@ -65,6 +65,7 @@ type runEnv struct {
 	host    []string
 	session []sessionVar // lowest priority first
 	tail    []string
+	sources config.Sources
 }
 
 type sessionVar struct {
@@ -77,10 +78,10 @@ type sessionVar struct {
 // variables, which no session variable may override. Later entries win:
 // the process runner keeps the last value of each name.
 func (e *Engine) baseEnv(c caller, fields map[string]json.RawMessage, sess session.Session) runEnv {
-	r := runEnv{host: e.hostEnv(c)}
+	r := runEnv{host: e.hostEnv(c), sources: e.sources}
 	for k, v := range sess.Env {
-		src := sess.SourceOf(k)
-		if session.Refused(k, src) != "" {
+		src := sess.SourceOf(k, e.sources)
+		if session.Refused(k, src, e.sources) != "" {
 			continue
 		}
 		r.session = append(r.session, sessionVar{kv: k + "=" + v, src: src})
@@ -88,7 +89,7 @@ func (e *Engine) baseEnv(c caller, fields map[string]json.RawMessage, sess sessi
 	// Lowest priority first, so that where two names are one variable
 	// (Windows ignores case) the higher source's value comes last and wins.
 	slices.SortFunc(r.session, func(a, b sessionVar) int {
-		return cmp.Or(cmp.Compare(b.src, a.src), strings.Compare(a.kv, b.kv))
+		return cmp.Or(b.src.Compare(a.src), strings.Compare(a.kv, b.kv))
 	})
 	r.tail = make([]string, 0, 5)
 	r.tail = append(r.tail, "CURSOR_VERSION="+stringField(fields, "cursor_version"))
@@ -113,10 +114,10 @@ func (e *Engine) baseEnv(c caller, fields map[string]json.RawMessage, sess sessi
 // settings file's env block (Hook.Env) and the loader's variables
 // (Hook.Vars), and its project root.
 func (r runEnv) forHook(h *config.Hook) []string {
-	env := make([]string, 0, len(r.host)+len(r.session)+len(r.tail)+2)
+	env := make([]string, 0, len(r.host)+len(r.session)+len(r.tail)+len(h.Env)+len(h.Vars)+len(r.sources.ProjectDirVars()))
 	env = append(env, r.host...)
 	for _, v := range r.session {
-		if v.src <= h.Source {
+		if v.src.Compare(h.Source) <= 0 {
 			env = append(env, v.kv)
 		}
 	}
@@ -125,14 +126,14 @@ func (r runEnv) forHook(h *config.Hook) []string {
 	// environment does not depend on map order.
 	if len(h.Env) > 0 {
 		for _, k := range slices.Sorted(maps.Keys(h.Env)) {
-			if session.Refused(k, h.Source) == "" {
+			if session.Refused(k, h.Source, r.sources) == "" {
 				env = append(env, k+"="+h.Env[k])
 			}
 		}
 	}
 	env = append(env, r.tail...)
 	env = append(env, h.Vars...)
-	for _, v := range config.ProjectDirVars() {
+	for _, v := range r.sources.ProjectDirVars() {
 		env = append(env, v+"="+h.Root)
 	}
 	return env

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
@@ -108,6 +109,7 @@ func (f *fixture) options() engine.Options {
 			EnterpriseFile: f.enterprise,
 			Home:           f.home,
 			WorkspaceRoots: []string{f.root},
+			Settings:       agents.Settings(),
 		},
 		Trust: fakeTrust(f.trusted),
 		Env:   []string{"PATH=" + os.Getenv("PATH"), "HOST_VAR=host"},

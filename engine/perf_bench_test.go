@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
@@ -48,7 +49,7 @@ func BenchmarkLoad1000Hooks(b *testing.B) {
 		}
 	}
 	opts := engine.Options{
-		Locations: config.Locations{EnterpriseFile: ent, Home: home, WorkspaceRoots: []string{root}},
+		Locations: config.Locations{Settings: agents.Settings(), EnterpriseFile: ent, Home: home, WorkspaceRoots: []string{root}},
 		Trust:     benchTrust{},
 		Env:       []string{"PATH=/usr/bin:/bin"},
 	}
@@ -101,7 +102,7 @@ func BenchmarkRunLargePayload(b *testing.B) {
 		return runner.Result{Response: &event.Response{Permission: event.Allow}}
 	})
 	e, err := engine.Load(engine.Options{
-		Locations: config.Locations{EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}},
+		Locations: config.Locations{Settings: agents.Settings(), EnterpriseFile: filepath.Join(dir, "none.json"), Home: home, WorkspaceRoots: []string{dir}},
 		Runners:   map[string]runner.Runner{config.TypeCommand: allow},
 		Env:       []string{"PATH=/usr/bin:/bin"},
 	})

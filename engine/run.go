@@ -317,7 +317,7 @@ func (e *Engine) remember(ctx context.Context, conv, loopKey string, d *Decision
 	case d.Step == event.SessionStart && (len(d.Env) > 0 || d.AdditionalContext != ""):
 		err = e.opts.Sessions.Update(ctx, conv, func(s *session.Session) {
 			for k, v := range d.Env {
-				s.SetEnv(k, v, envSource(d.Hooks, k))
+				s.SetEnv(k, v, envSource(d.Hooks, k, e.sources), e.sources)
 			}
 			s.AdditionalContext = d.AdditionalContext
 		})

@@ -13,7 +13,7 @@ import (
 // envSource is the source of the hook whose value of the sessionStart
 // variable name the merge kept: the first, in priority order, whose answer
 // the merge read and that set it.
-func envSource(hooks []Outcome, name string) config.Source {
+func envSource(hooks []Outcome, name string, known config.Sources) config.Source {
 	for _, o := range hooks {
 		r := o.Result
 		if r.Failure != runner.OK || r.Response == nil {
@@ -23,7 +23,7 @@ func envSource(hooks []Outcome, name string) config.Source {
 			return o.Hook.Source
 		}
 	}
-	return session.UnknownSource()
+	return known.Lowest()
 }
 
 // screenEnv takes the refused variables out of a sessionStart hook's
@@ -36,7 +36,7 @@ func (e *Engine) screenEnv(ctx context.Context, h *config.Hook, res *runner.Resu
 	}
 	var env map[string]string
 	for _, name := range slices.Sorted(maps.Keys(res.Response.Env)) {
-		why := session.Refused(name, h.Source)
+		why := session.Refused(name, h.Source, e.sources)
 		if why == "" {
 			continue
 		}

@@ -318,7 +318,7 @@ func TestExportWarnings(t *testing.T) {
 		{name: "location", agent: "claude", step: event.Stop, hook: `{"command":"./x.sh"}`, not: []export.Kind{export.KindLocation}},
 	} {
 		src := c.src
-		if src == 0 {
+		if src == (config.Source{}) {
 			src = config.Project
 		}
 		t.Run(c.agent+"/"+string(c.step)+"/"+c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/internal/settings"
@@ -43,7 +44,10 @@ type Options struct {
 	// for Reply.Warnings and Warnings only.
 	Warn func(msg string)
 	// Locations gives the sources' locations for a set of workspace
-	// roots; nil means config.DefaultLocations.
+	// roots; nil means config.DefaultLocations. Locations whose Settings
+	// are nil get the registry's, agents.Settings: the other agents'
+	// settings files are sources of every host; those whose Getenv is nil
+	// read Environ.
 	Locations func(roots []string) config.Locations
 	// TrustDir holds the trust store; "" means trust.DefaultDir in
 	// Environ.
@@ -83,8 +87,20 @@ func Open(ctx context.Context, o Options) *Host {
 	o.Environ = settings.Environ(o.Environ)
 	h := &Host{opts: o, warned: map[string]bool{}, engines: map[string]*cached{}}
 	h.getenv = settings.Getenv(o.Environ)
-	if h.opts.Locations == nil {
-		h.opts.Locations = func(roots []string) config.Locations { return config.DefaultLocations(h.getenv, roots) }
+	locate := h.opts.Locations
+	if locate == nil {
+		locate = func(roots []string) config.Locations { return config.DefaultLocations(h.getenv, roots) }
+	}
+	all := agents.Settings()
+	h.opts.Locations = func(roots []string) config.Locations {
+		loc := locate(roots)
+		if loc.Settings == nil {
+			loc.Settings = all
+		}
+		if loc.Getenv == nil {
+			loc.Getenv = h.getenv
+		}
+		return loc
 	}
 	h.openTrust()
 	judge := h.openJudge()

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/host"
@@ -54,7 +55,7 @@ func TestUnreadableTrustStoreKeepsFailClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pins, err := config.ProjectPins(ws)
+	pins, err := agents.Sources().ProjectPins(ws)
 	if err != nil {
 		t.Fatal(err)
 	}

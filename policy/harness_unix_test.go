@@ -78,6 +78,18 @@ func newRig(t testing.TB) *rig {
 			t.Fatal(err)
 		}
 	}
+	// What some spellings use: a configuration file that maps pushes
+	// of feature/x to main (for an include), and a hooks folder whose
+	// post-commit hook pushes main.
+	if err := os.WriteFile(filepath.Join(dir, "home", "inc.cfg"), []byte("[remote \"origin\"]\n\tpush = refs/heads/feature/x:refs/heads/main\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "h"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "h", "post-commit"), []byte("#!/bin/sh\ngit push -q origin main\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	recorder("git", realGit)
 	recorder("git-receive-pack", realGit+" receive-pack")
 	if cat, err := exec.LookPath("cat"); err == nil {
@@ -143,6 +155,20 @@ func (r *rig) env(dir string) []string {
 		"GIT_PAGER=cat", "PAGER=cat", "MANPAGER=cat", "GIT_EDITOR=true",
 		"LANG=C", "TMPDIR=" + dir,
 	}
+}
+
+// judgeEnv is the environment a policy decides a line of the world in
+// dir with: the one the line runs in (its home, its configuration, the
+// recorders on PATH), as an agent's shell hands it to agenthooks, without
+// the trace (the policy's own runs of git are not the line's).
+func (r *rig) judgeEnv(dir string) DecideOption {
+	var env []string
+	for _, kv := range r.env(dir) {
+		if !strings.HasPrefix(kv, "GIT_TRACE=") {
+			env = append(env, kv)
+		}
+	}
+	return CallerEnv(env)
 }
 
 // outcome is what a run did.
@@ -221,7 +247,10 @@ func (r *rig) run(t testing.TB, dir, shell, line string) outcome {
 	received, _ := os.ReadFile(filepath.Join(dir, "log", "git-receive-pack"))
 	o.attempted = len(o.changed) > 0 || len(received) > 0 ||
 		bytes.Contains(trace, []byte("built-in: git push")) || bytes.Contains(trace, []byte("built-in: git send-pack")) ||
-		bytes.Contains(trace, []byte("git-receive-pack")) || bytes.Contains(trace, []byte("git-remote-"))
+		bytes.Contains(trace, []byte("git-receive-pack")) || bytes.Contains(trace, []byte("git-remote-")) ||
+		// A push whose environment dropped the trace (env -) still
+		// says it reached origin, or was refused there.
+		strings.Contains(o.output, "To ../origin.git") || strings.Contains(o.output, "failed to push some refs")
 	return o
 }
 
@@ -231,17 +260,17 @@ type judged struct {
 	rule     string
 }
 
-func judge(t testing.TB, p *Policy, line, cwd string) judged {
+func judge(t testing.TB, p *Policy, line, cwd string, opts ...DecideOption) judged {
 	t.Helper()
-	return judgeInput(t, p, map[string]any{"command": line, "cwd": cwd})
+	return judgeInput(t, p, map[string]any{"command": line, "cwd": cwd}, opts...)
 }
 
 // judgeInput decides a payload given as its fields.
-func judgeInput(t testing.TB, p *Policy, input map[string]any) judged {
+func judgeInput(t testing.TB, p *Policy, input map[string]any, opts ...DecideOption) judged {
 	t.Helper()
 	line, _ := input["command"].(string)
 	payload, _ := json.Marshal(input)
-	v, err := p.DecideJSON(context.Background(), event.BeforeShellExecution, payload)
+	v, err := p.DecideJSON(context.Background(), event.BeforeShellExecution, payload, opts...)
 	if err != nil {
 		var ee *EvalError
 		if !errors.As(err, &ee) {
@@ -365,12 +394,20 @@ func (h *harness) session(t testing.TB, runnable bool, lines ...string) {
 	for _, shell := range h.rig.shells {
 		dir := h.rig.fresh(t)
 		cwd := filepath.Join(dir, "work")
+		// A session stops, under a policy, at the first line it
+		// denies (a failClosed hook refuses it): the lines after it
+		// are not held to that policy.
+		stopped := make([]bool, len(h.tallies))
 		for _, line := range lines {
-			js := []judged{judge(t, h.git, line, cwd), judge(t, h.noPush, line, cwd)}
+			env := h.rig.judgeEnv(dir)
+			js := []judged{judge(t, h.git, line, cwd, env), judge(t, h.noPush, line, cwd, env)}
 			o := h.rig.run(t, dir, shell, line)
 			h.mu.Lock()
 			for i, v := range h.tallies {
-				v.check(t, filepath.Base(shell), line, js[i], o, runnable)
+				if !stopped[i] {
+					v.check(t, filepath.Base(shell), line, js[i], o, runnable)
+				}
+				stopped[i] = stopped[i] || js[i].decision == event.Deny
 			}
 			h.mu.Unlock()
 		}
@@ -390,6 +427,20 @@ var ordinary = []string{
 	"git push -h",
 	"git -c core.pager=cat log -1",
 	"git diff HEAD~1 --stat",
+	"git log --oneline | head -3",
+	"git commit -q --allow-empty -m 'push to main'",
+	"echo git push origin main",
+	"grep -r 'git push' . || true",
+	"cd sub && git commit -q --allow-empty -m x",
+	"git -C sub status",
+	"git --git-dir=.git log -1",
+	"GIT_PAGER=cat git log -1",
+	"EDITOR=vim git log -1",
+	"git config core.pager cat",
+	"echo hi > out.txt && cat out.txt",
+	"ENV=production true",
+	"PS1='$ ' true",
+	"git branch -f tmp HEAD && git branch -D tmp",
 }
 
 // pushForms are git arguments for the grammar: pushes of every shape,
@@ -413,6 +464,10 @@ var pushForms = []string{
 	"push origin feature/x",
 	"push --help",
 	"status",
+	"-c include.path=~/inc.cfg push origin feature/x",
+	"-C ../origin.git fetch ../work main:main",
+	"--git-dir=../origin.git branch -D release/1",
+	"-c core.hooksPath=../h commit -q --allow-empty -m x",
 }
 
 // spellings are ways to run `PROGRAM ARGS` (%[1]s the program, %[2]s
@@ -441,6 +496,16 @@ var spellings = []string{
 	"awk 'BEGIN { system(\"%[1]s %[2]s\") }'",
 	"find . -maxdepth 0 -exec %[1]s %[2]s \\;",
 	"echo %[1]s %[2]s",
+	"env - PATH=\"$PATH\" %[1]s %[2]s",
+	"env 'BASH_FUNC_f%%%%=() { %[1]s %[2]s; }' bash -c f",
+	"echo '%[1]s %[2]s' > ../x.sh; sh ../x.sh",
+	"echo '%[1]s %[2]s' > ../env.sh; BASH_ENV=../env.sh bash -c true",
+	"GIT_EDITOR='%[1]s %[2]s; true' git commit -q --allow-empty",
+	"printf '#!/bin/sh\\n%[1]s %[2]s\\n' > .git/hooks/post-commit; chmod +x .git/hooks/post-commit; git commit -q --allow-empty -m x",
+	"awk -f /dev/stdin <<'EOF'\nBEGIN { system(\"%[1]s %[2]s\") }\nEOF",
+	". /dev/stdin <<'EOF'\n%[1]s %[2]s\nEOF",
+	"prlimit --nofile=1024 %[1]s %[2]s",
+	"taskset -c 0 %[1]s %[2]s",
 }
 
 // grammarLine is the line of the grammar for a pair of choices.
@@ -455,6 +520,11 @@ var sessions = [][]string{
 	{"git config push.default current", "git push"},
 	{"git config alias.p push", "git p origin main"},
 	{"git checkout -q feature/x", "git push origin HEAD"},
+	{"git config include.path '~/inc.cfg'", "git push origin feature/x"},
+	{"git config core.hooksPath ../h", "git commit -q --allow-empty -m x"},
+	{"git config --global remote.origin.push refs/heads/feature/x:refs/heads/main", "git push origin feature/x"},
+	{"git config --global alias.p push", "git p origin main"},
+	{"git bundle create ../b.bundle main", "git -C ../origin.git fetch ../b.bundle main:main"},
 }
 
 // caseLines are the shell lines of an example's case file that can be

@@ -66,19 +66,21 @@ var loaderPrefixes = []string{
 }
 
 // reservedPrefixes, and the variables the agents set for their hooks
-// (config.AgentVars), are set by agenthooks or the agent for every hook,
+// (config.Sources.AgentVars), are set by agenthooks or the agent for every hook,
 // or configure agenthooks itself: refused from every source. A session
 // that set AGENTHOOKS_ENTERPRISE_CONFIG would otherwise reach the agent's
 // shell, and an agenthooks started there.
 var reservedPrefixes = []string{"AGENTHOOKS_", "CURSOR_"}
 
 // Refused says why a sessionStart variable set by a hook of source src
-// is refused, or "" when it is taken. The engine screens every
-// sessionStart answer with it, and EnvFor and the engine's environment
-// apply it again to what a session stored before a refusal existed.
-func Refused(name string, src config.Source) string {
+// is refused, or "" when it is taken; known are the host's sources, whose
+// agents' variables are refused from every source. The engine screens
+// every sessionStart answer with it, and EnvFor and the engine's
+// environment apply it again to what a session stored before a refusal
+// existed.
+func Refused(name string, src config.Source, known config.Sources) string {
 	up := strings.ToUpper(name)
-	if slices.Contains(config.AgentVars(), up) || hasAnyPrefix(up, reservedPrefixes) {
+	if slices.Contains(known.AgentVars(), up) || hasAnyPrefix(up, reservedPrefixes) {
 		return "reserved: agenthooks and the agent set it"
 	}
 	if src == config.Enterprise || src == config.Team {

@@ -17,11 +17,12 @@ type Session struct {
 	// each with the value of the highest-priority source that set it.
 	Env map[string]string `json:"env,omitempty"`
 	// EnvSource names, for each variable of Env, the source whose hook set
-	// it (config.Source.String()). A hook sees a variable only when that
+	// it (config.Source.String()), read back against the host's sources
+	// (config.Sources.Named). A hook sees a variable only when that
 	// source is its own or one of higher priority, so a project cannot
 	// reach an enterprise hook through its environment. A variable without
-	// a source (a session stored by an older version) or with a name this
-	// version does not know counts as set by the lowest-priority source.
+	// a source (a session stored by an older version) or with a name the
+	// host does not know counts as set by the lowest-priority source.
 	EnvSource         map[string]string `json:"env_source,omitempty"`
 	AdditionalContext string            `json:"additional_context,omitempty"`
 	// LoopCounts counts consecutive automatic follow-ups, keyed by "stop"
@@ -38,31 +39,25 @@ func (s Session) Clone() Session {
 	return s
 }
 
-// UnknownSource is the source of lowest priority (config.LowestSource):
-// what a session variable of unknown origin is taken to come from.
-func UnknownSource() config.Source { return config.LowestSource() }
-
-// SourceOf is the source that set the session variable name,
-// UnknownSource when the session does not say.
-func (s Session) SourceOf(name string) config.Source {
-	lowest := UnknownSource()
+// SourceOf is the source among known that set the session variable
+// name; known's lowest (config.Sources.Lowest) when the session does not
+// say, or names a source known does not have.
+func (s Session) SourceOf(name string, known config.Sources) config.Source {
 	if n, ok := s.EnvSource[name]; ok {
-		for src := config.Enterprise; src <= lowest; src++ {
-			if src.String() == n {
-				return src
-			}
+		if src, ok := known.Named(n); ok {
+			return src
 		}
 	}
-	return lowest
+	return known.Lowest()
 }
 
 // EnvFor returns the session variables a hook of source src sees: those
 // set by src or a source of higher priority, less any refused for the
 // source that set them (a session stored before the refusal existed).
-func (s Session) EnvFor(src config.Source) map[string]string {
+func (s Session) EnvFor(src config.Source, known config.Sources) map[string]string {
 	out := map[string]string{}
 	for k, v := range s.Env {
-		if from := s.SourceOf(k); from <= src && Refused(k, from) == "" {
+		if from := s.SourceOf(k, known); from.Compare(src) <= 0 && Refused(k, from, known) == "" {
 			out[k] = v
 		}
 	}
@@ -73,8 +68,8 @@ func (s Session) EnvFor(src config.Source) map[string]string {
 // set before by a source of higher priority keeps that value: a later
 // sessionStart of the conversation (a resumed one) in which the higher
 // hook failed or kept quiet must not let a lower source displace it.
-func (s *Session) SetEnv(name, value string, src config.Source) {
-	if _, set := s.Env[name]; set && s.SourceOf(name) < src {
+func (s *Session) SetEnv(name, value string, src config.Source, known config.Sources) {
+	if _, set := s.Env[name]; set && s.SourceOf(name, known).Compare(src) < 0 {
 		return
 	}
 	if s.Env == nil {

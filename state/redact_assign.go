@@ -183,7 +183,61 @@ func assignedValue(s string, at, lineEnd int, wholeLine bool) (span, bool) {
 	if start >= end || strings.HasPrefix(s[start:], redactedPrefix) {
 		return span{}, false
 	}
+	if v := s[start:end]; reference(v) || s[at] != '"' && s[at] != '\'' && codeReference(s[start:lineEnd]) {
+		return span{}, false
+	}
 	return span{start, end, "secret-value"}, true
+}
+
+// reference reports a value that names a secret kept elsewhere rather
+// than holds one: a shell or template variable ($TOKEN, ${DB_PASSWORD},
+// $(cat f)). Redacting it would hide what the log is for.
+func reference(v string) bool {
+	return strings.HasPrefix(v, "$")
+}
+
+// codeReference reports an unquoted value (from where it starts to the
+// end of its line) that is source code rather than a secret: a structure
+// ({…}, […]), a call or an index (os.environ["X"], getenv("X")), or a
+// dotted name, or one ending a statement, whose last part names a
+// secret (req.body.password, this.apiKey, `c.token = token }`), as in
+// `const password = req.body.password;`.
+func codeReference(rest string) bool {
+	if rest == "" {
+		return false
+	}
+	if rest[0] == '{' || rest[0] == '[' {
+		return true
+	}
+	i := 0
+	last := 0
+	for i < len(rest) {
+		j := i
+		for j < len(rest) && (rest[j] == '_' || rest[j] >= 'a' && rest[j] <= 'z' || rest[j] >= 'A' && rest[j] <= 'Z' || j > i && rest[j] >= '0' && rest[j] <= '9') {
+			j++
+		}
+		if j == i {
+			return false // not a name
+		}
+		last = i
+		i = j
+		if i < len(rest) && rest[i] == '.' {
+			i++
+			continue
+		}
+		break
+	}
+	rest, name := rest[i:], rest[last:i]
+	rest = strings.TrimLeft(rest, " \t")
+	switch {
+	case rest != "" && (rest[0] == '(' || rest[0] == '['):
+		return true
+	case rest == "" && last > 0, rest != "" && (rest[0] == ';' || rest[0] == ')' || rest[0] == '}'):
+		// A dotted name, or a statement of code: DB_PASSWORD=mypassword
+		// on a line of its own is a value.
+		return isSecretName(name)
+	}
+	return false
 }
 
 // wordEnd is where an unquoted value starting at start ends: at a blank

@@ -73,6 +73,8 @@ var passwordOpts = map[string][]passwordOpt{
 	"keytool":      {{"-storepass", false, true}, {"-keypass", false, true}, {"-srcstorepass", false, true}, {"-deststorepass", false, true}},
 	"openssl":      {{"-k", false, true}, {"-pass", false, true}, {"-passin", false, true}, {"-passout", false, true}},
 	"gpg":          {{"--passphrase", false, true}},
+	"ssh-keygen":   {{"-N", false, true}, {"-P", false, true}},
+	"gh":           {{"--body", false, true}, {"-b", false, true}},
 	"docker":       {{"-p", false, true}},
 	"podman":       {{"-p", false, true}},
 	"nerdctl":      {{"-p", false, true}},
@@ -80,7 +82,7 @@ var passwordOpts = map[string][]passwordOpt{
 
 // passwordSubcommand restricts a program's options to one subcommand:
 // docker -p is a password only for `docker login` (else a port).
-var passwordSubcommand = map[string]string{"docker": "login", "podman": "login", "nerdctl": "login"}
+var passwordSubcommand = map[string]string{"docker": "login", "podman": "login", "nerdctl": "login", "gh": "secret"}
 
 // userOpts are options whose value names a user, and may carry the
 // user's secret after a ':' or '%' (-u is curl's, a detector of its own:
@@ -165,8 +167,12 @@ func cliSpans(s string) []span {
 	var spans []span
 	at := 0
 	for line := range strings.SplitSeq(s, "\n") {
-		if strings.ContainsAny(line, "-%:") || strings.Contains(line, "login") {
-			spans = append(spans, lineCLISpans(cliWords(line, at))...)
+		if strings.ContainsAny(line, "-%:") || strings.Contains(line, "login") || strings.Contains(line, "set") || strings.Contains(line, "config") || strings.Contains(line, "|") {
+			words := cliWords(line, at)
+			spans = append(spans, lineCLISpans(words)...)
+			if strings.Contains(line, "|") {
+				spans = append(spans, stdinSecretSpans(words)...)
+			}
 		}
 		at += len(line) + 1
 	}
@@ -253,6 +259,17 @@ func lineCLISpans(words []cliWord) []span {
 				}
 			}
 		}
+		// A configuration's secret-named key and its value: npm config
+		// set //host/:_authToken VALUE, git config user.password VALUE,
+		// rclone config create r s3 secret_access_key VALUE.
+		if (sub == "config" || i > 0 && words[i-1].text == "set") && !strings.HasPrefix(w.text, "-") &&
+			!strings.Contains(w.text, "=") && isSecretName(lastSegment(w.text)) && i+1 < len(words) &&
+			!words[i+1].sep && !strings.HasPrefix(words[i+1].text, "-") {
+			if sp, ok := next(); ok {
+				spans = append(spans, sp)
+			}
+			continue
+		}
 		// vault login TOKEN.
 		if prog == "vault" && sub == "login" && argn > 1 && !strings.HasPrefix(w.text, "-") && !strings.Contains(w.text, "=") {
 			if sp, ok := val(0); ok {
@@ -271,9 +288,80 @@ func lineCLISpans(words []cliWord) []span {
 	return spans
 }
 
+// lastSegment is a configuration key's last part: _authToken of
+// //registry.npmjs.org/:_authToken, password of user.password.
+func lastSegment(key string) string {
+	if i := strings.LastIndexAny(key, ":/."); i >= 0 {
+		return key[i+1:]
+	}
+	return key
+}
+
+// stdinSecretSpans finds a secret echoed into a program that reads it
+// from its standard input: `echo PW | docker login --password-stdin`,
+// `echo PW | sudo -S …`, `printf PW | chpasswd`. Every operand of the
+// echo or printf is redacted.
+func stdinSecretSpans(words []cliWord) []span {
+	var spans []span
+	start := 0
+	for k := 0; k <= len(words); k++ {
+		if k < len(words) && !words[k].sep {
+			continue
+		}
+		// words[start:k] is one command; k is its separator.
+		if k < len(words) && words[k].start < words[k].end && k+1 < len(words) && !words[k+1].sep && start < k {
+			prog := programName(words[start].text)
+			if (prog == "echo" || prog == "printf") && readsSecretStdin(words[k+1:]) {
+				for _, w := range words[start+1 : k] {
+					if !strings.HasPrefix(w.text, "-") && w.start < w.end && !strings.HasPrefix(w.text, redactedPrefix) {
+						spans = append(spans, span{w.start, w.end, "secret-value"})
+					}
+				}
+			}
+		}
+		start = k + 1
+	}
+	return spans
+}
+
+// readsSecretStdin reports a command (up to its separator) that reads a
+// password from its standard input.
+func readsSecretStdin(words []cliWord) bool {
+	prog := ""
+	for _, w := range words {
+		if w.sep {
+			return false
+		}
+		t := w.text
+		if prog == "" {
+			prog = programName(t)
+			if prog == "chpasswd" {
+				return true
+			}
+			continue
+		}
+		switch {
+		case strings.HasSuffix(t, "-stdin") && strings.HasPrefix(t, "--"): // --password-stdin, --passphrase-stdin
+			return true
+		case prog == "sudo" && len(t) > 1 && t[0] == '-' && t[1] != '-' && strings.Contains(t, "S"):
+			return true
+		case prog == "passwd" && t == "--stdin":
+			return true
+		}
+	}
+	return false
+}
+
 // netrcRe finds the secret of a netrc line: the word after password
 // (or passwd, account) on a line that also says machine, default or login.
 var netrcRe = lazyre.New(`(?m)^[ \t]*(?:machine|default)\b[^\n]*?\b(?:password|passwd|account)[ \t]+([^\s]+)`)
+
+// netrcTokenRe finds a netrc password on a line of its own (netrc's
+// tokens may be spread over lines), in a text that has a machine line.
+var netrcTokenRe = lazyre.New(`(?m)^[ \t]*(?:password|passwd|account)[ \t]+([^\s]+)`)
+
+// netrcMachineRe finds a netrc machine or default line.
+var netrcMachineRe = lazyre.New(`(?m)^[ \t]*(?:machine[ \t]+\S+|default)(?:[ \t]|$)`)
 
 // pgpassRe finds the password of a .pgpass line: host:port:db:user:pw.
 var pgpassRe = lazyre.New(`(?m)^[^:\s#]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:([^\s]+)$`)
@@ -285,6 +373,13 @@ func credentialFileSpans(s string) []span {
 		for _, m := range netrcRe().FindAllStringSubmatchIndex(s, -1) {
 			if !strings.HasPrefix(s[m[2]:], redactedPrefix) {
 				spans = append(spans, span{m[2], m[3], "secret-value"})
+			}
+		}
+		if strings.Contains(s, "\n") && netrcMachineRe().MatchString(s) {
+			for _, m := range netrcTokenRe().FindAllStringSubmatchIndex(s, -1) {
+				if !strings.HasPrefix(s[m[2]:], redactedPrefix) {
+					spans = append(spans, span{m[2], m[3], "secret-value"})
+				}
 			}
 		}
 	}

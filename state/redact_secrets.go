@@ -40,6 +40,18 @@ type detector struct {
 	group    int
 }
 
+// accepts are the further checks of a kind's matches: a URL's user name
+// is a token only when it holds letters and digits both.
+var accepts = map[string]func(string) bool{"url-token": lettersAndDigits}
+
+// lettersAndDigits reports a word holding both, as generated tokens do
+// and user names rarely do.
+func lettersAndDigits(s string) bool {
+	return strings.ContainsAny(s, "0123456789") && strings.IndexFunc(s, func(r rune) bool {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}) >= 0
+}
+
 // detectors compile their patterns on first use, each only once its
 // keywords are seen: most text holds none of them, and a step run in a
 // process of its own would otherwise compile every pattern to log it.
@@ -69,9 +81,13 @@ var detectors = []detector{
 		lazyre.New(`(?i)\bbearer[ \t]+([A-Za-z0-9._~+/-]{8,}=*)`), 1},
 	{"url-password", []string{"://"},
 		lazyre.New(`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:"']*:([^\s/?#@"']+)@`), 1},
+	// A token given as a URL's user name (https://TOKEN@github.com):
+	// long, of letters and digits both; a user name such as git@ or
+	// alice@ is kept.
+	{"url-token", []string{"://"}, lazyre.New(`\b[A-Za-z][A-Za-z0-9+.-]*://([A-Za-z0-9_-]{20,})@`), 1},
 	// Passwords that command lines take as arguments of their own.
-	{"cli-password", []string{"-u", "--user"}, // curl -u user:pass
-		lazyre.New(`(?:^|\s)(?:-u|--user|--proxy-user)(?:[ \t]+|=)[^\s:]*[^\s:0-9][^\s:]*:([^\s"']+)`), 1}, // not uid:gid
+	{"cli-password", []string{"-u", "--user"}, // curl -u user:pass, curl -uuser:pass
+		lazyre.New(`(?:^|\s)(?:-u|--user|--proxy-user)(?:[ \t]+|=|)['"]?[^\s:'"]*[^\s:0-9'"][^\s:'"]*:([^\s"']+)`), 1}, // not uid:gid
 	{"cli-password", []string{"mysql", "mariadb"}, // mysql -pSECRET
 		lazyre.New(`\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n]*?\s-p([^\s"']+)`), 1},
 	{"cli-password", []string{"sshpass"},
@@ -96,7 +112,8 @@ func secretSpans(s string) []span {
 		}
 		for _, m := range d.re().FindAllStringSubmatchIndex(s, -1) {
 			start, end := m[2*d.group], m[2*d.group+1]
-			if start < 0 || start == end || strings.HasPrefix(s[start:], redactedPrefix) {
+			if start < 0 || start == end || strings.HasPrefix(s[start:], redactedPrefix) ||
+				accepts[d.kind] != nil && !accepts[d.kind](s[start:end]) || reference(s[start:end]) {
 				continue
 			}
 			spans = append(spans, span{start, end, d.kind})
@@ -106,7 +123,8 @@ func secretSpans(s string) []span {
 		spans = append(spans, assignmentSpans(s)...)
 		spans = append(spans, cliSpans(s)...)
 		spans = append(spans, credentialFileSpans(s)...)
-	} else if strings.Contains(s, "login") || strings.Contains(s, "machine") {
+	} else if strings.Contains(s, "login") || strings.Contains(s, "machine") || strings.Contains(s, "config") ||
+		strings.Contains(s, "set") || strings.Contains(s, "|") {
 		spans = append(spans, cliSpans(s)...)
 		spans = append(spans, credentialFileSpans(s)...)
 	}

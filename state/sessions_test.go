@@ -17,8 +17,9 @@ import (
 // and user settings files, as the registry defines them.
 var (
 	claude        = agents.SettingsOf([]string{"claude"})[0]
-	claudeProject = claude.Files[1].Source
-	claudeUser    = claude.Files[2].Source
+	sources       = agents.Sources()
+	claudeProject = sources.File(claude, 1)
+	claudeUser    = sources.File(claude, 2)
 )
 
 // TestSessionEnvSourceRoundTrip: each variable's source is stored beside
@@ -55,7 +56,7 @@ func TestSessionEnvSourceRoundTrip(t *testing.T) {
 		config.User:       {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
 		claudeUser:        {"MODE": "strict", "PATH": "/proj/bin:/usr/bin", "U": "u"},
 	} {
-		if e := got.EnvFor(src); !maps.Equal(e, env) {
+		if e := got.EnvFor(src, sources); !maps.Equal(e, env) {
 			t.Errorf("EnvFor(%s) = %v, want %v", src, e, env)
 		}
 	}
@@ -79,11 +80,11 @@ func TestSessionStoredWithoutEnvSource(t *testing.T) {
 		t.Fatalf("Get = %+v", got)
 	}
 	for _, src := range []config.Source{config.Enterprise, config.Team, config.Project, config.User, claudeProject} {
-		if e := got.EnvFor(src); len(e) != 0 {
+		if e := got.EnvFor(src, sources); len(e) != 0 {
 			t.Errorf("EnvFor(%s) = %v, want nothing", src, e)
 		}
 	}
-	if e := got.EnvFor(claudeUser); !maps.Equal(e, map[string]string{"OLD": "1"}) {
+	if e := got.EnvFor(claudeUser, sources); !maps.Equal(e, map[string]string{"OLD": "1"}) {
 		t.Errorf("EnvFor(claude-user) = %v, want OLD only", e)
 	}
 }

@@ -18,27 +18,34 @@ import (
 )
 
 // All are the agents, in the order the command line lists them.
-var All = define(
+var All = []*agent.Agent{
 	claude.Agent,
 	codex.Agent,
 	gemini.Agent,
 	copilot.Agent,
 	opencode.Agent,
 	contract.Agent,
-)
+}
 
-// define makes each agent's settings files (Agent.Settings) hooks
-// sources, in the agents' order, which is their rank after Cursor's
-// (config.DefineSettings): the registry is the one place that reaches
-// config for an agent, so an agent's package only describes its files.
-func define(all ...*agent.Agent) []*agent.Agent {
-	for _, a := range all {
+// Settings are every agent's settings files that are hooks sources
+// (Agent.Settings), in All's order, which is their rank after Cursor's:
+// what a host gives config.Load (config.Locations.Settings) and trust
+// pins (config.Sources.ProjectPins). The registry is the one place that
+// lists them; config keeps no list of its own, so an agent's package
+// only describes its files.
+func Settings() []*config.Settings {
+	var out []*config.Settings
+	for _, a := range All {
 		if a.Settings != nil {
-			config.DefineSettings(a.Settings)
+			out = append(out, a.Settings)
 		}
 	}
-	return all
+	return out
 }
+
+// Sources are the hooks sources of every agent: Cursor's four, then the
+// files of Settings.
+func Sources() config.Sources { return config.NewSources(Settings()) }
 
 // SettingsOf are the settings files of the agents named (a Dialect's
 // RunsItself), those that have any.

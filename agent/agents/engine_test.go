@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/agent/codex"
 	"github.com/agenthooks/agenthooks/agent/contract"
@@ -58,6 +59,7 @@ func newEngine(t *testing.T) (*engine.Engine, string) {
 		}
 	}
 	eng, err := engine.Load(engine.Options{Locations: config.Locations{
+		Settings:       agents.Settings(),
 		EnterpriseFile: filepath.Join(dir, "no-enterprise.json"),
 		Home:           home,
 		WorkspaceRoots: []string{dir},

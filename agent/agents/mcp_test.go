@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/agenthooks/agenthooks/agent"
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/agent/codex"
 	"github.com/agenthooks/agenthooks/agent/gemini"
 	"github.com/agenthooks/agenthooks/config"
@@ -41,6 +42,7 @@ echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"
 		t.Fatal(err)
 	}
 	eng, err := engine.Load(engine.Options{Locations: config.Locations{
+		Settings:       agents.Settings(),
 		EnterpriseFile: filepath.Join(dir, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{dir},
 	}})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
@@ -82,7 +83,7 @@ func (o *demoOptions) run(ctx context.Context) error {
 	}
 	// Trust pins the hooks file and the scripts it runs, as `agenthooks
 	// trust` does.
-	pins, err := config.ProjectPins(ws)
+	pins, err := agents.Sources().ProjectPins(ws)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}

@@ -290,6 +290,7 @@ func (o *exportOptions) otherSources(in exportInput, home string) {
 	}
 	loc := config.DefaultLocations(o.io.getenv, []string{root})
 	loc.Home = home
+	loc.Settings = agents.Settings()
 	for _, f := range config.Load(loc, nil).Files {
 		if f.Path == in.path || len(f.Hooks) == 0 {
 			continue

@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/agent/agents"
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/install"
 	"github.com/agenthooks/agenthooks/internal/client"
 	"github.com/agenthooks/agenthooks/trust"
@@ -248,7 +247,7 @@ func (o *installOptions) repin(root, path string, before []byte) {
 	after, _ := os.ReadFile(path) // nil: install took the file away
 	if before == nil {
 		// A new file: pinned only if agenthooks reads it.
-		pins, err := config.ProjectPins(root)
+		pins, err := agents.Sources().ProjectPins(root)
 		if _, ok := pins[path]; err != nil || !ok {
 			return
 		}

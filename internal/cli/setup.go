@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agenthooks/agenthooks/agent/agents"
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/install"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/trust"
@@ -274,7 +273,7 @@ func (o *setupOptions) apply(plan []*setupAgent, rec *setupRecord) error {
 // workspaceNeedsTrust reports whether root has project hooks that are
 // not trusted as they are now.
 func workspaceNeedsTrust(store *trust.Store, root string) (bool, error) {
-	pins, err := config.ProjectPins(root)
+	pins, err := agents.Sources().ProjectPins(root)
 	if err != nil || len(pins) == 0 {
 		return false, err
 	}

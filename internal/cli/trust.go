@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/proc"
 	"github.com/agenthooks/agenthooks/trust"
@@ -100,7 +101,7 @@ func (o *trustOptions) run(ctx context.Context) error {
 		fmt.Fprintf(o.io.Out, "no longer trusted: %s\n", root)
 		return nil
 	}
-	pins, err := config.ProjectPins(root)
+	pins, err := agents.Sources().ProjectPins(root)
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
@@ -36,6 +37,7 @@ func previewTrust(s *IO, root string) trustPreview {
 	p := trustPreview{root: root}
 	set := config.Load(config.Locations{
 		WorkspaceRoots: []string{root},
+		Settings:       agents.Settings(),
 		// No enterprise file: a path that cannot exist.
 		EnterpriseFile: filepath.Join(root, ".cursor", "hooks.json", "no-enterprise"),
 	}, trustAll{})

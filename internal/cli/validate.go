@@ -11,6 +11,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
+	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/llm"
 	"github.com/agenthooks/agenthooks/sandbox"
 )
@@ -72,14 +73,15 @@ func (o *validateOptions) run() error {
 				checked++
 				continue
 			}
-			if s, src, ok := settingsFileOf(abs); ok {
+			srcs := agents.Sources()
+			if src, ok := settingsFileOf(srcs, abs, o.io.getenv); ok {
 				// Another agent's settings file: its own format.
-				f := s.Format.Parse(abs, data, src, dir, dir)
+				f := srcs.Parse(abs, data, src, dir, dir)
 				problems = append(problems, f.Problems...)
 				checked++
 				continue
 			}
-			f := config.ParseFile(abs, data, config.User, dir, dir)
+			f := srcs.Parse(abs, data, config.User, dir, dir)
 			problems = append(problems, f.Problems...)
 			// The published JSON Schema must agree: report what it alone finds.
 			problems = append(problems, config.SchemaProblems(abs, data, f.Problems)...)
@@ -160,22 +162,27 @@ func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config
 // or the user's, under a folder up to three levels above it), or whose
 // plugin's hooks file it is, through the registry: validate reads it in
 // that agent's format.
-func settingsFileOf(abs string) (*config.Settings, config.Source, bool) {
-	for _, a := range agents.All {
-		if a.Settings == nil {
-			continue
-		}
-		if p := a.Settings.Plugins; p != nil && p.IsHooksFile(abs) && len(a.Settings.Files) > 0 {
+func settingsFileOf(srcs config.Sources, abs string, getenv func(string) string) (config.Source, bool) {
+	home, _ := settings.Home(getenv)
+	for _, s := range srcs.Settings() {
+		if p := s.Plugins; p != nil && p.IsHooksFile(abs) && len(s.Files) > 0 {
 			// A plugin is the user's: read as of the user's file.
-			return a.Settings, a.Settings.Files[len(a.Settings.Files)-1].Source, true
+			return srcs.File(s, len(s.Files)-1), true
 		}
-		for _, f := range a.Settings.Files {
-			for r, i := filepath.Dir(abs), 0; i < 3; r, i = filepath.Dir(r), i+1 {
+		for i, f := range s.Files {
+			if !f.Project {
+				// The user's file is in the agent's user folder.
+				if dir := s.Folder(home, getenv); dir != "" && filepath.Clean(f.Path(dir)) == abs {
+					return srcs.File(s, i), true
+				}
+				continue
+			}
+			for r, n := filepath.Dir(abs), 0; n < 3; r, n = filepath.Dir(r), n+1 {
 				if filepath.Clean(f.Path(r)) == abs {
-					return a.Settings, f.Source, true
+					return srcs.File(s, i), true
 				}
 			}
 		}
 	}
-	return nil, 0, false
+	return config.Source{}, false
 }

@@ -16,7 +16,7 @@ func unsurePins(hooks []*config.Hook) []config.Problem {
 		if h.Type != config.TypeCommand || h.Root == "" {
 			continue
 		}
-		_, notes := config.RunFileReport(h.Command, h.Dir, h.Root)
+		_, notes := config.RunFileReport(h.Command, h.Dir, h.Root, h.ProjectDirVars())
 		for _, n := range notes {
 			out = append(out, config.Problem{File: h.File, Severity: config.Warning,
 				Message: fmt.Sprintf("%s[%d]: runs a file trust cannot name: %s", h.Step, h.Index, n),

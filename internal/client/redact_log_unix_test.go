@@ -25,6 +25,17 @@ var credentialForms = []struct{ command, secret string }{
 	{"deploy --password PwS3cret-9", "PwS3cret-9"},
 	{"deploy --token=TokS3cret-10", "TokS3cret-10"},
 	{"curl -u alice:CurlS3cret-11 https://example.com", "CurlS3cret-11"},
+	{"mysql -u root -pMysqlS3cret-17 app", "MysqlS3cret-17"},
+	{"curl -ualice:CurlS3cret-18 https://example.com", "CurlS3cret-18"},
+	{"git clone https://UrlTok3nS3cret19abcdefgh@github.com/o/r", "UrlTok3nS3cret19abcdefgh"},
+	{"git clone https://bob:UrlS3cret-20@github.com/o/r", "UrlS3cret-20"},
+	{"curl -H 'Authorization: Bearer BearerS3cret21abc' https://api", "BearerS3cret21abc"},
+	{"AWS_SECRET_ACCESS_KEY=AwsS3cret22abcdef aws s3 ls", "AwsS3cret22abcdef"},
+	{"export GITHUB_TOKEN=GhS3cret-23", "GhS3cret-23"},
+	{"deploy --password=PwS3cret-24", "PwS3cret-24"},
+	{"echo StdinS3cret-25 | docker login -u bob --password-stdin registry", "StdinS3cret-25"},
+	{"npm config set //registry.npmjs.org/:_authToken NpmS3cret-26", "NpmS3cret-26"},
+	{"ssh-keygen -p -N KeygenS3cret-27 -f key", "KeygenS3cret-27"},
 }
 
 // fileForms are credential files a hook is shown (beforeReadFile), each
@@ -35,6 +46,10 @@ var fileForms = []struct{ path, content, secret string }{
 	{"config.yaml", "db:\n  host: db\n  db_pw: YamlS3cret-14\n", "YamlS3cret-14"},
 	{"app.ini", "[db]\npassword = IniS3cret-15\n", "IniS3cret-15"},
 	{"app.toml", "[db]\napi_token = \"TomlS3cret-16\"\n", "TomlS3cret-16"},
+	{"settings.json", "{\"db\": {\"password\": \"JsonS3cret-28\"}}\n", "JsonS3cret-28"},
+	{".env", "API_KEY=EnvS3cret-29\nPLAIN=EnvValue-30\n", "EnvValue-30"},
+	{"id_ed25519", "-----BEGIN OPENSSH PRIVATE KEY-----\nKeyS3cret31b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n", "KeyS3cret31"},
+	{".netrc", "machine api.example.com\n  login bob\n  password NetrcS3cret-32\n", "NetrcS3cret-32"},
 }
 
 // TestLogRedactsCredentialForms runs steps whose payloads carry secrets in

@@ -62,9 +62,9 @@ func exportData(t *testing.T, root, pkg string) (files []string, lookup func(str
 	}
 }
 
-// engineCalls type-checks files as one package and returns each call of
-// an engine method in engineRuns, as file:line: the method.
-func engineCalls(t *testing.T, files []string, srcs map[string]string, lookup func(string) (io.ReadCloser, error)) []string {
+// typeCheck parses files (srcs replaces the content of those it names)
+// and type-checks them as one package named name, filling info.
+func typeCheck(t *testing.T, name string, files []string, srcs map[string]string, lookup func(string) (io.ReadCloser, error), info *types.Info) (*token.FileSet, []*ast.File, *types.Package) {
 	t.Helper()
 	fset := token.NewFileSet()
 	var parsed []*ast.File
@@ -79,11 +79,20 @@ func engineCalls(t *testing.T, files []string, srcs map[string]string, lookup fu
 		}
 		parsed = append(parsed, af)
 	}
-	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}}
 	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup)}
-	if _, err := conf.Check("cli", fset, parsed, info); err != nil {
+	pkg, err := conf.Check(name, fset, parsed, info)
+	if err != nil {
 		t.Fatalf("type-check: %v", err)
 	}
+	return fset, parsed, pkg
+}
+
+// engineCalls type-checks files as one package and returns each call of
+// an engine method in engineRuns, as file:line: the method.
+func engineCalls(t *testing.T, files []string, srcs map[string]string, lookup func(string) (io.ReadCloser, error)) []string {
+	t.Helper()
+	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	fset, _, _ := typeCheck(t, "cli", files, srcs, lookup, info)
 	var found []string
 	for sel, s := range info.Selections {
 		fn, ok := s.Obj().(*types.Func)

@@ -68,6 +68,7 @@ const (
 	XDGStateHome    = "XDG_STATE_HOME"
 	GitConfigGlobal = "GIT_CONFIG_GLOBAL"
 	GitConfigSystem = "GIT_CONFIG_SYSTEM"
+	ClaudeConfigDir = "CLAUDE_CONFIG_DIR"
 )
 
 // All are the variables agenthooks reads, its own first.
@@ -110,6 +111,7 @@ var All = []Var{
 	{Name: "TMPDIR", Meaning: "the temporary folder, which the sandbox lets commands write unless disableTmpWrite", Default: "/tmp"},
 	{Name: "OPENAI_API_KEY", Meaning: "the OpenAI API key of prompt hooks (withheld from hooks)", Default: "none", Separates: true},
 	{Name: "ANTHROPIC_API_KEY", Meaning: "the Anthropic API key of prompt hooks (withheld from hooks)", Default: "none", Separates: true},
+	{Name: ClaudeConfigDir, Meaning: "Claude Code's user folder (its user settings file and plugins), as Claude Code reads it", Default: "~/.claude", Separates: true},
 	{Name: "PATH", Meaning: "where programs are found: hooks, git, an external git-<name> before an alias", Default: "the system's", Git: true},
 	{Name: "GIT_", Meaning: "git's own variables (GIT_CONFIG_GLOBAL, GIT_DIR, …): which configuration and aliases a policy's git sees", Default: "git's", Git: true, Prefix: true},
 }

@@ -51,7 +51,7 @@ type Line struct {
 
 // ReadLine analyses a shell command line for AnalyzeLine.
 func ReadLine(line string) *Line {
-	return &Line{shell: shellscan.Analyze(line, gitEnvVar)}
+	return &Line{shell: shellscan.Analyze(line, gitWatch)}
 }
 
 // LineOf is a line that holds only the given commands, and does nothing
@@ -161,6 +161,10 @@ type configEffect struct {
 	defs       map[string][]aliasDef
 	tainted    bool
 	pushConfig bool
+	// command is set when it sets a key whose value git runs as a
+	// command (commandKey), to anything but an inert program, or one
+	// that includes another file's configuration.
+	command bool
 }
 
 // Options of `git config` that take their value as the next word.
@@ -250,6 +254,7 @@ func readGitConfig(args []string, dyn []bool) configEffect {
 	}
 	eff.tainted = selectsConfig(key)
 	eff.pushConfig = pushConfigKey(key)
+	eff.command = selectsConfig(key) || commandKey(key) && (dyn[v] || !shellscan.InertCommand(args[v]))
 	return eff
 }
 
@@ -273,6 +278,26 @@ func selectsConfig(key string) bool {
 // programs apply: the home directory, PATH (an external git-<name>
 // comes before an alias), and git's own.
 func gitEnvVar(name string) bool { return settings.GitVar(name) }
+
+// The classes of gitWatch: a variable that chooses git's configuration
+// or programs, and one that chooses its repository.
+const (
+	touchesConfig uint8 = 1 << iota
+	touchesRepo
+)
+
+// gitWatch is the watch function of a line read for git (see
+// shellscan.Analyze): GIT_DIR, GIT_WORK_TREE and GIT_COMMON_DIR choose
+// the repository a git command works in.
+func gitWatch(name string) uint8 {
+	switch {
+	case name == "GIT_DIR" || name == "GIT_WORK_TREE" || name == "GIT_COMMON_DIR":
+		return touchesConfig | touchesRepo
+	case gitEnvVar(name):
+		return touchesConfig
+	}
+	return 0
+}
 
 // fileWriters are programs that write the files named in their
 // arguments; a git configuration file may be one of them.

@@ -40,7 +40,7 @@ func TestLineFacts(t *testing.T) {
 		{"eval 'HOME=/x'", false, true},
 	}
 	for _, c := range cases {
-		li := shellscan.Analyze(c.line, gitEnvVar)
+		li := shellscan.Analyze(c.line, gitWatch)
 		if li.Writes != c.writes || li.Touches != c.gitEnv {
 			t.Errorf("%q: writes %v gitEnv %v, want %v %v", c.line, li.Writes, li.Touches, c.writes, c.gitEnv)
 		}

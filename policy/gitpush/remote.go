@@ -2,6 +2,8 @@ package gitpush
 
 import (
 	"strings"
+
+	"github.com/agenthooks/agenthooks/policy/shellscan"
 )
 
 // remoteUpdaters are git's programs, besides push and its plumbing, that
@@ -154,19 +156,15 @@ func commandKey(key string) bool {
 	return false
 }
 
-// inertCommands are the values of a command key that run nothing but
-// themselves: `git -c core.pager=cat log` is ordinary.
-var inertCommands = setOf("cat", "less", "more", "true", "false", "head", "tail", "vi", "vim",
-	"nvim", "nano", "emacs", "delta", "code")
-
 // runsCommand reports a `-c key=value` whose value is a command that git
-// may run and that is not plainly one of inertCommands.
+// may run and that is not plainly an inert program (shellscan.InertCommand:
+// `git -c core.pager=cat log` is ordinary).
 func runsCommand(kv string) bool {
 	k, v, _ := strings.Cut(kv, "=")
 	if !commandKey(k) {
 		return false
 	}
-	return !inertCommands[strings.TrimSpace(v)]
+	return !shellscan.InertCommand(strings.TrimSpace(v))
 }
 
 // pushConfigured reports whether configuration may choose the

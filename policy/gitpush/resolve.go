@@ -82,6 +82,19 @@ type gitInv struct {
 	// pushConfig is set by a -c that may choose what a push updates
 	// (remote.<name>.push, push.*, branch.*).
 	pushConfig bool
+	// redirected is set when the command is sent to another directory
+	// or git directory than its line's (-C, cd, --git-dir, GIT_DIR,
+	// --bare): it may work in a remote's repository (foreignRepo).
+	redirected bool
+	// gitDirUnknown is set by a --git-dir or GIT_DIR whose value cannot
+	// be read.
+	gitDirUnknown bool
+	// speculative is set for a git command an unknown program may run
+	// (`apt-get install git curl`, shellscan's speculate): a subcommand
+	// that is neither git's own nor an alias (or whose aliases cannot be
+	// read) is an argument rather than a push; one that cannot be read
+	// at all is still a dynamic push.
+	speculative bool
 }
 
 // command reads one command of a line whose directory is dir.
@@ -113,6 +126,7 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 		switch name {
 		case "-C":
 			inv.dir = chdirGit(inv.dir, val, valDyn)
+			inv.redirected = inv.redirected || val != ""
 		case "-c":
 			if valDyn {
 				return dynPush // it could define an alias
@@ -120,12 +134,15 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 			if runsCommand(val) {
 				return dynPush
 			}
+			if k, _, _ := strings.Cut(val, "="); selectsConfig(strings.ToLower(k)) {
+				return dynPush // a file's configuration: any key, a command among them
+			}
 			inv.setCLI(val)
 		case "--config-env":
 			key, _, _ := strings.Cut(strings.ToLower(val), "=")
 			switch {
 			case valDyn || selectsConfig(key):
-				inv.cliUnknown = true
+				return dynPush
 			case pushConfigKey(key):
 				inv.pushConfig = true
 			case commandKey(key):
@@ -134,14 +151,18 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 				inv.setCLIDef(key, aliasDef{dynamic: true}) // the value is in the agent's environment
 			}
 		case "--git-dir":
+			inv.redirected = true
 			switch {
 			case valDyn || inv.dir == "" && !filepath.IsAbs(val):
 				inv.noConfig = true
+				inv.gitDirUnknown = true
 			default:
 				inv.gitDir = shellscan.JoinDir(inv.dir, val)
 			}
 		case "--bare":
 			inv.gitDir = inv.dir
+			inv.redirected = true
+			inv.gitDirUnknown = inv.gitDirUnknown || inv.dir == ""
 		case "--exec-path":
 			if hasVal {
 				inv.execPathUnknown = true // its git-<name> programs come before aliases
@@ -151,12 +172,24 @@ func (r *gitResolver) run(args []string, dyn []bool, inv gitInv, depth int) Push
 	if i >= len(args) {
 		return Push{}
 	}
+	if inv.redirected && !readOnlyGit[args[i]] && !pushSub(args[i]) {
+		r.basis.other = true // it rests on the file system
+		if foreignRepo(inv) {
+			return dynPush
+		}
+	}
 	return r.sub(args[i], args[i+1:], dyn[i+1:], inv, depth)
+}
+
+// pushSub reports push and its plumbing, whose destination is read from
+// their arguments wherever they run.
+func pushSub(sub string) bool {
+	return sub == "push" || sub == "send-pack" || sub == "http-push"
 }
 
 // sub reads a subcommand and its arguments.
 func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, depth int) Push {
-	if sub == "push" || sub == "send-pack" || sub == "http-push" {
+	if pushSub(sub) {
 		// send-pack and http-push are push's plumbing: [options]
 		// DESTINATION [REF…].
 		if len(args) == 1 && args[0] == "-h" || len(args) > 0 && args[0] == "--help" && !dyn[0] {
@@ -175,6 +208,11 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		return p
 	}
 	if gitBuiltins[sub] {
+		if sub == "config" && readGitConfig(args, dyn).command {
+			// It configures a command git runs later (core.hooksPath,
+			// core.pager, an include): what runs cannot be read.
+			return dynPush
+		}
 		if depth > 0 && changesConfig(sub, args, dyn) {
 			// An alias that rewrites aliases (or makes a repository):
 			// what the line's other commands then run cannot be read.
@@ -195,6 +233,9 @@ func (r *gitResolver) sub(sub string, args []string, dyn []bool, inv gitInv, dep
 		}
 	}
 	cands, ok := r.candidates(name, inv)
+	if inv.speculative && (!ok || len(cands) == 0) {
+		return Push{}
+	}
 	if !ok {
 		return dynPush
 	}
@@ -323,10 +364,28 @@ func (r *gitResolver) commandIn(c *shellscan.Command, dir string, outer gitInv, 
 	}
 	inv := outer
 	inv.dir = shellscan.JoinDir(dir, c.Cwd)
-	for k := range c.Env {
-		if k == "PATH" || k == "GIT_EXEC_PATH" {
+	inv.redirected = inv.redirected || c.Cwd != "."
+	for _, v := range c.Via {
+		inv.speculative = inv.speculative || strings.HasSuffix(v, "?")
+	}
+	for k, v := range c.Env {
+		switch k {
+		case "PATH", "GIT_EXEC_PATH":
 			inv.execPathUnknown = true
+		case "GIT_DIR":
+			inv.redirected = true
+			if v == "" || strings.ContainsAny(v, "$`") || inv.dir == "" && !filepath.IsAbs(v) {
+				inv.gitDirUnknown = true
+			} else {
+				inv.gitDir = shellscan.JoinDir(inv.dir, v)
+			}
 		}
+	}
+	if r.li != nil && r.li.shell.TouchedClasses&touchesRepo != 0 {
+		// An assignment of GIT_DIR (or a file sourced) on the line may
+		// send it to another repository.
+		inv.redirected = true
+		inv.gitDirUnknown = true
 	}
 	for _, v := range c.Via {
 		switch v {

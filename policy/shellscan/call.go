@@ -41,6 +41,9 @@ type call struct {
 	// progBase is the program's base name when the program word is
 	// dynamic only in its directory ("$HOME/bin/git").
 	progBase string
+	// spec is set for a command an unknown program may run (speculate):
+	// only what it plainly shows counts.
+	spec bool
 }
 
 // callStmt interprets a simple command in the current shell.
@@ -168,6 +171,10 @@ func (w *walker) run(c *call) {
 	if defs, ok := w.funcs[prog.s]; ok && !prog.dynamic {
 		w.callFunc(c, defs)
 	}
+	if strings.ContainsRune(prog.s, '/') && !prog.dynamic || c.progBase != "" {
+		w.noteRun(c, prog) // ./build.sh
+	}
+	w.noteWriter(c, cmd.Name)
 	w.inside(c, cmd.Name)
 }
 
@@ -185,7 +192,7 @@ func baseName(p string) string {
 
 // sub builds the call for a program another one runs with args.
 func (c *call) sub(args argv, via string) *call {
-	return &call{sc: c.sc, st: c.st, args: args, via: appendVia(c.via, via), cwd: c.cwd, text: c.text, reads: c.reads}
+	return &call{sc: c.sc, st: c.st, args: args, via: appendVia(c.via, via), cwd: c.cwd, text: c.text, reads: c.reads, spec: c.spec}
 }
 
 // assign applies `name=value` to the shell state.

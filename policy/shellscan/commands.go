@@ -154,7 +154,13 @@ type walker struct {
 	// writes and touches are Line's Writes and Touches; watched selects
 	// the variables touches reports.
 	writes, touches bool
-	watched         func(string) bool
+	touched         uint8 // Line.TouchedClasses
+	// noteFiles is set for a parsed line that may write a file: only
+	// then are the files it runs kept (writtenRuns).
+	noteFiles bool
+	watched   func(string) uint8
+	// x holds what few lines need, made when first needed.
+	x *walkerExtra
 }
 
 // scope is where a piece of source sits: its text (for Command.Text) and
@@ -215,9 +221,21 @@ func (w *walker) parseAndWalk(src string, st *state, via []string, depth int) {
 		case *syntax.Redirect:
 			w.writes = w.writes || redirectWrites(n)
 		case *syntax.Assign: // also those of export, declare, local, …
-			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
+			if n.Name != nil {
+				w.touchIfWatched(n.Name.Value)
+			}
+			if n.Name != nil && codeVar(n.Name.Value) && !n.Naked {
+				v, ok := "", true
+				if n.Value != nil {
+					v, ok = w.literal(newState(""), n.Value)
+				}
+				ok = ok && n.Index == nil && n.Array == nil
+				w.noteCodeAssign(n.Name.Value, v, ok, sc.text(n), sc.via, "")
+			}
 		case *syntax.WordIter:
-			w.touches = w.touches || n.Name != nil && w.isWatched(n.Name.Value)
+			if n.Name != nil {
+				w.touchIfWatched(n.Name.Value)
+			}
 		}
 		return true
 	})
@@ -250,4 +268,41 @@ func (sc *scope) text(n syntax.Node) string {
 		return ""
 	}
 	return sc.src[start:end]
+}
+
+// walkerExtra is what a walker keeps for few lines: the files written
+// and run (writtenRuns), and the speculative commands reported
+// (speculate).
+type walkerExtra struct {
+	written    []usedPath
+	runs       []fileRun
+	speculated int
+	// The first few files, kept in the one allocation of the struct.
+	writtenBuf [2]usedPath
+	runsBuf    [2]fileRun
+}
+
+// extraPool keeps walkerExtras between lines: the lines that need one
+// (a file written, a program unknown) are not rare enough to allocate
+// it for each.
+var extraPool = sync.Pool{New: func() any { return new(walkerExtra) }}
+
+// extra returns w.x, taken from extraPool when first needed; release
+// gives it back.
+func (w *walker) extra() *walkerExtra {
+	if w.x == nil {
+		w.x = extraPool.Get().(*walkerExtra)
+		w.x.written, w.x.runs = w.x.writtenBuf[:0], w.x.runsBuf[:0]
+	}
+	return w.x
+}
+
+// release returns w.x to extraPool, cleared, once the line is read.
+func (w *walker) release() {
+	if w.x == nil {
+		return
+	}
+	*w.x = walkerExtra{}
+	extraPool.Put(w.x)
+	w.x = nil
 }

@@ -144,7 +144,14 @@ func awkRuns(args argv) bool {
 			return true
 		}
 		switch a.s {
-		case "-f", "--file", "-v", "--assign", "-F", "--field-separator":
+		case "-f", "--file":
+			// A program file: the workspace's, unless it is no file.
+			if i+1 < len(args) && (args[i+1].dynamic || stdinPath(args[i+1].s) || fdPath(args[i+1].s)) {
+				return true
+			}
+			i++
+			continue
+		case "-v", "--assign", "-F", "--field-separator":
 			i++
 			continue
 		}
@@ -283,6 +290,90 @@ func sedScriptRuns(s string) bool {
 			// : labels and files) runs to the end of the line.
 			for i < len(s) && s[i] != '\n' && (s[i] != ';' || strings.IndexByte("aicrwbtTRW:", c) >= 0) {
 				i++
+			}
+		}
+	}
+	return false
+}
+
+// editorRuns reports an editor run that executes commands given on its
+// command line: vim's -c, --cmd, +COMMAND, -S and -s (a script, sourced
+// or typed), Ex mode reading its commands from standard input (ex, -e,
+// -E), emacs' --eval, --load, --funcall, --script and batch mode.
+// Opening files is inert.
+func editorRuns(name string, args argv) bool {
+	emacs := strings.HasPrefix(name, "emacs")
+	if name == "ex" {
+		return true // commands from standard input
+	}
+	for _, a := range args {
+		if a.dynamic {
+			return true
+		}
+		s := a.s
+		if s == "--" {
+			return false
+		}
+		if emacs {
+			n, _, _ := strings.Cut(strings.TrimLeft(s, "-"), "=")
+			switch n {
+			case "eval", "load", "l", "funcall", "f", "script", "batch", "x", "e":
+				if strings.HasPrefix(s, "-") {
+					return true
+				}
+			}
+			continue
+		}
+		switch {
+		case s == "--cmd" || s == "-c" || s == "-S" || s == "-s" || s == "-e" || s == "-E" || s == "-es" || s == "-Es" || s == "-u":
+			return true
+		case strings.HasPrefix(s, "+") && strings.Trim(s[1:], "0123456789") != "":
+			return true // +COMMAND (not +N, a line number)
+		case len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], "cSseE"):
+			return true // a cluster holding one of them
+		}
+	}
+	return false
+}
+
+// firstOperand is the first argument that is not an option: an
+// interpreter's script, roughly (an option's value may be taken for it,
+// which only adds a file to compare).
+func firstOperand(args argv) (field, bool) {
+	for _, a := range args {
+		if a.dynamic || !strings.HasPrefix(a.s, "-") {
+			return a, true
+		}
+	}
+	return field{}, false
+}
+
+// codeGiven reports an interpreter run that plainly shows code: an
+// option or subcommand that takes code, or a script on a descriptor. A
+// speculative run (speculate) without one is an argument, not a run.
+func codeGiven(in interpreter, args argv) bool {
+	for _, a := range args {
+		switch {
+		case a.dynamic:
+		case strings.HasPrefix(a.s, "--"):
+			name, _, _ := strings.Cut(a.s[2:], "=")
+			for _, l := range in.codeLong {
+				if name == l {
+					return true
+				}
+			}
+		case len(a.s) > 1 && a.s[0] == '-':
+			if strings.ContainsAny(a.s[1:2], in.code) && in.code != "" {
+				return true
+			}
+		default:
+			for _, s := range in.codeSubs {
+				if a.s == s {
+					return true
+				}
+			}
+			if stdinPath(a.s) || fdPath(a.s) {
+				return true
 			}
 		}
 	}

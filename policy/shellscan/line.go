@@ -20,11 +20,16 @@ type Line struct {
 	// literal word (`export HOME`, `env -u HOME`), or source a file
 	// (which may set anything).
 	Touches bool
+	// TouchedClasses are the classes (bits) of the variables Touches is
+	// set for, as the watch function of Analyze gives them; every bit
+	// for a file sourced.
+	TouchedClasses uint8
 }
 
-// Analyze is Commands, with the line's other facts. watch selects the
-// variables whose change Line.Touches reports; nil selects none.
-func Analyze(line string, watch func(name string) bool) *Line {
+// Analyze is Commands, with the line's other facts. watch gives the
+// class of a variable whose change Line.Touches reports, as one or more
+// bits, or 0 for one not watched; nil watches none.
+func Analyze(line string, watch func(name string) uint8) *Line {
 	w := &walker{visited: map[*syntax.CallExpr]bool{}, watched: watch}
 	if words, ok := plainWords(line); ok {
 		// A line of plain words needs no parser: the words are the
@@ -38,12 +43,15 @@ func Analyze(line string, watch func(name string) bool) *Line {
 		w.run(&call{sc: &scope{src: line}, st: st, args: args, cwd: st.cwd, text: strings.TrimSpace(line)})
 		for _, s := range words[1:] {
 			name, _, _ := strings.Cut(s, "=")
-			w.touches = w.touches || w.isWatched(name)
+			w.touchIfWatched(name)
 		}
 	} else {
+		w.noteFiles = mayWrite(line)
 		w.parseAndWalk(line, newState("."), nil, 0)
+		w.writtenRuns()
 	}
-	return &Line{Commands: w.out, Writes: w.writes, Touches: w.touches}
+	w.release()
+	return &Line{Commands: w.out, Writes: w.writes, Touches: w.touches, TouchedClasses: w.touched}
 }
 
 // noteWords notes a literal word that names a watched variable: `export
@@ -53,8 +61,11 @@ func (w *walker) noteWords(words []*syntax.Word) {
 	for i, word := range words {
 		lit := word.Lit()
 		name, _, _ := strings.Cut(lit, "=")
-		if w.isWatched(name) || i == 0 && (lit == "source" || lit == ".") {
-			w.touches = true
+		switch {
+		case i == 0 && (lit == "source" || lit == "."):
+			w.touches, w.touched = true, 0xff
+		default:
+			w.touchIfWatched(name)
 		}
 	}
 }
@@ -84,7 +95,13 @@ func redirectWrites(r *syntax.Redirect) bool {
 	return true
 }
 
-// isWatched reports whether name is a variable Line.Touches reports.
-func (w *walker) isWatched(name string) bool {
-	return w.watched != nil && w.watched(name)
+// touchIfWatched notes a watched variable the line may change.
+func (w *walker) touchIfWatched(name string) {
+	if w.watched == nil {
+		return
+	}
+	if c := w.watched(name); c != 0 {
+		w.touches = true
+		w.touched |= c
+	}
 }

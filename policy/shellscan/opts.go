@@ -113,8 +113,10 @@ func optValue(opts []opt, names ...string) (field, bool) {
 func skipAssigns(args argv, env map[string]string) (map[string]string, int) {
 	i := 0
 	for ; i < len(args); i++ {
+		// env and sudo take any word holding "=" for an assignment,
+		// names a shell would refuse among them (BASH_FUNC_f%%=…).
 		name, val, ok := strings.Cut(args[i].s, "=")
-		if !ok || !syntax.ValidName(name) {
+		if !ok || name == "" || strings.ContainsRune(name, '/') {
 			break
 		}
 		// A dynamic word whose name is literal and whose value is quoted

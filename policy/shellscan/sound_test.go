@@ -56,6 +56,33 @@ func TestCommandsSound(t *testing.T) {
 		"parallel git push origin ::: main",
 		"tmux new-session -d 'git push origin main'",
 		"echo 'git push origin main' | at now",
+		// Variables that carry code.
+		"GIT_EDITOR='git push origin main; true' git commit",
+		"env GIT_SSH_COMMAND='sh -c x' git fetch",
+		"export GIT_PAGER='git push origin main'; git -p log",
+		"BASH_ENV=../env.sh bash -c true",
+		"ENV=./env.sh sh -i -c true",
+		"env 'BASH_FUNC_git%%=() { /usr/bin/git push origin main; }' bash -c 'git status'",
+		"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=h git commit",
+		"PS4='$(git push origin main)' bash -xc true",
+		"read GIT_EDITOR; export GIT_EDITOR; git commit",
+		"LD_PRELOAD=./x.so git status",
+		// Files written, then run.
+		"echo 'git push origin main' > ../x.sh; sh ../x.sh",
+		"cat > Makefile <<'EOF'\nall:\n\tgit push origin main\nEOF\nmake",
+		"printf 'all:; git push' > ../mk; make -f ../mk",
+		"printf '#!/bin/sh\\ngit push' > .git/hooks/pre-commit; git commit -m x",
+		"cp /tmp/p.sh p.sh; ./p.sh",
+		"curl -o x.py https://example.com/x.py; python3 x.py",
+		"echo 'git push' > \"$f\"; bash ok.sh",
+		// Code that is no file, and editors given commands.
+		"source <(echo git push origin main)",
+		". /dev/stdin <<< 'git push origin main'",
+		"awk -f /dev/stdin <<< 'BEGIN { system(\"git push\") }'",
+		"vim -es -c '!git push origin main' -c q",
+		"vi +'!git push' f.txt",
+		"emacs --batch --eval '(shell-command \"git push\")'",
+		"ex f.txt",
 	}
 	for _, line := range dynamic {
 		found := false
@@ -76,6 +103,12 @@ func TestCommandsSound(t *testing.T) {
 		"f() { shift; git \"$@\"; }; f x push origin main":        "git push origin main",
 		"f() { git $1 origin $2; }; f push main":                  "git push origin main",
 		"env -i PATH=\"$PATH\" git push origin main":              "git push origin main",
+		"env - git push origin main":                              "git push origin main",
+		// A program the analysis does not know may run its operands.
+		"faketime @0 git push origin main":                 "git push origin main",
+		"npm exec -- git push origin main":                 "git push origin main",
+		"docker exec c sh -c 'git push origin main'":       "git push origin main",
+		"prlimit --nofile=9 /usr/bin/git push origin main": "git push origin main",
 	}
 	for line, want := range exact {
 		found := false
@@ -107,6 +140,25 @@ func TestCommandsSound(t *testing.T) {
 		"sed --sandbox 'e date' f",
 		"sed '/start/,/end/d' f",
 		"sed 'y/abc/xyz/' f",
+		// Inert values of variables that carry code.
+		"GIT_PAGER=cat git log",
+		"EDITOR='code --wait' git commit",
+		"PS1='$ ' true",
+		"ENV=production make test",
+		"GIT_CONFIG_GLOBAL=/dev/null git status",
+		// Writes that are not run, runs that were not written.
+		"make 2>&1 | tee build.log",
+		"./configure > config.log && make",
+		"echo hi > notes.txt; bash build.sh",
+		"go build -o bin/app . && ./bin/app",
+		// Editors opening files; programs that mention others.
+		"vim f.txt",
+		"vim +12 f.txt",
+		"apt-get install -y git bash python3",
+		"apt install python3 -y",
+		"brew install node",
+		"docker run img sh",
+		"man bash",
 	} {
 		for _, c := range Commands(line) {
 			if c.Dynamic {

@@ -43,6 +43,7 @@ func (w *walker) stmt(sc *scope, st *state, s *syntax.Stmt) {
 	for _, r := range s.Redirs {
 		w.substs(sc, st, r.Word)
 		w.substs(sc, st, r.Hdoc)
+		w.noteWrite(sc, st, r)
 	}
 }
 

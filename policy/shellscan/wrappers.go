@@ -92,7 +92,7 @@ func (w *walker) inside(c *call, name string) {
 		return
 	}
 	lower := strings.TrimSuffix(strings.ToLower(name), ".exe")
-	if otherShells[lower] || ownSyntaxRunners[lower] {
+	if (otherShells[lower] || ownSyntaxRunners[lower]) && (!c.spec || len(args) > 0) {
 		// Not POSIX shell code, or commands in a syntax of their own:
 		// whatever it runs is unknown.
 		w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
@@ -102,18 +102,35 @@ func (w *walker) inside(c *call, name string) {
 		return
 	}
 	if in, ok := interpreters[interpreterName(name)]; ok {
-		if interpreted(in, args) {
+		if interpreted(in, args) && (!c.spec || codeGiven(in, args)) {
 			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+		} else if s, ok := firstOperand(args); ok {
+			w.noteRun(c, s) // python x.py
 		}
 		return
 	}
 	switch name {
+	case "make", "gmake":
+		w.noteMake(c, args)
+	case "git":
+		w.noteGit(c)
 	case "cd", "pushd":
 		w.cd(c, name, args)
 	case "popd":
 		c.st.cwd = ""
 	case "source", ".":
 		c.st.forget()
+		if len(args) > 0 {
+			w.noteRun(c, args[0])
+		}
+		if len(args) > 0 && (args[0].dynamic || fdPath(args[0].s) || stdinPath(args[0].s)) {
+			// `source <(…)`, `. /dev/stdin`: code that is no file.
+			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+		}
+	case "vi", "vim", "nvim", "view", "vimdiff", "gvim", "rvim", "ex", "emacs", "emacsclient":
+		if editorRuns(name, args) {
+			w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+		}
 	case "eval":
 		w.eval(c, args)
 	case "read", "mapfile", "readarray", "getopts", "printf", "let", "export", "declare",
@@ -121,11 +138,19 @@ func (w *walker) inside(c *call, name string) {
 		if name == "set" {
 			c.st.hasPos = false // set -- a b replaces the arguments
 		}
-		// Whatever they may assign is no longer known.
+		// Whatever they may assign is no longer known; a variable
+		// that carries code, given a value not shown, runs it.
 		for _, a := range args {
-			n, _, _ := strings.Cut(a.s, "=")
+			n, v, hasVal := strings.Cut(a.s, "=")
 			if syntax.ValidName(n) {
 				c.st.set(n, value{})
+				switch {
+				case hasVal:
+					w.noteCodeAssign(n, v, !a.dynamic, c.text, c.via, c.cwd)
+				case name == "read" || name == "mapfile" || name == "readarray" || name == "getopts" ||
+					name == "printf" || name == "let":
+					w.noteCodeAssign(n, "", false, c.text, c.via, c.cwd) // a value not shown
+				}
 			}
 		}
 	case "shift":
@@ -213,6 +238,8 @@ func (w *walker) inside(c *call, name string) {
 		w.xargs(c, args)
 	case "find":
 		w.findExec(c, args)
+	default:
+		w.speculate(c, name, args)
 	}
 }
 
@@ -330,10 +357,17 @@ func (w *walker) unwrap(c *call, name string, wr wrapper, args argv) {
 			return
 		}
 	}
+	if name == "env" && i < len(args) && args[i].s == "-" && !args[i].dynamic {
+		i++ // `env -`: -i
+	}
 	env := c.env
 	if wr.assigns {
 		var n int
 		env, n = skipAssigns(args[i:], maps.Clone(env))
+		for _, a := range args[i : i+n] {
+			k, v, _ := strings.Cut(a.s, "=")
+			w.noteCodeAssign(k, v, !a.dynamic, c.text, c.via, c.cwd)
+		}
 		i += n
 	}
 	i += wr.skip
@@ -526,6 +560,9 @@ scan:
 		if i < len(args) {
 			w.nested(c, args[i].s, args[i].dynamic, newState(c.cwd), name+" -c")
 		}
+	case c.spec && !cmdString && !stdin && (i >= len(args) || args[i].dynamic):
+		// A speculative shell that shows no code (`apt-get install
+		// bash`): nothing plain to report.
 	case stdin || i >= len(args) || stdinPath(args[i].s) && !args[i].dynamic:
 		// `sh /dev/stdin <<EOF`, `bash /proc/self/fd/0`: standard input.
 		w.shellStdin(c, name)
@@ -533,6 +570,8 @@ scan:
 		// `bash <(curl …)`, `bash /dev/fd/3 3<<EOF`, `bash "$script"`:
 		// a script whose content is not a file of the workspace.
 		w.dynamicAll(c.text, appendVia(c.via, name), c.cwd)
+	default:
+		w.noteRun(c, args[i]) // bash build.sh
 	}
 }
 
