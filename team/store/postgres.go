@@ -56,7 +56,7 @@ var postgresDialect = dialect{
 		// half as much again of PostgreSQL's time a flush. A listing's
 		// ids are sorted in the server instead (string_agg's ORDER BY,
 		// which PostgreSQL 15 sorts even with such an index).
-		"machines_sync_index": ""},
+		"drop_machines_sync_index": "DROP INDEX IF EXISTS machines_team_sync"},
 	// A transaction-scoped advisory lock: released at commit or
 	// rollback. The key is arbitrary but fixed ("ahteam" in ASCII).
 	migrationLock: "SELECT pg_advisory_xact_lock(107090116101097109)",
