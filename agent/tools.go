@@ -56,11 +56,12 @@ type ToolCall struct {
 	FilePath string // read, write (absolute when the cwd is known)
 	Content  *string
 	Edits    []event.FileEdit // write, after the edit
-	// pathKeys are the input keys that may hold the path, for rechecking
-	// a rewritten read.
-	PathKeys []string
 
 	MCPServer, MCPTool string
+	// MCPReadings are the ways to split an MCP tool's name when the agent
+	// does not say where the server's name ends (MCPServer is then ""),
+	// or, for a tool that may be an MCP tool, every way its name splits.
+	MCPReadings []MCPReading
 
 	SubagentType, Task string
 }
@@ -179,13 +180,10 @@ func (c Common) GateCall(t *ToolCall, command, path string) (Call, bool) {
 		}
 		return Call{Step: event.BeforeReadFile, Payload: p}, true
 	case KindMCP:
-		return Call{Step: event.BeforeMCPExecution, Payload: c.Base(map[string]any{
+		return Call{Step: event.BeforeMCPExecution, Payload: c.Base(withServer(t, map[string]any{
 			"tool_name":  t.MCPTool,
 			"tool_input": CompactJSON(t.AgentInput),
-			// Not in Cursor's schema: the server's name, which is all an
-			// agent's payload says about it (Cursor sends url or command).
-			"server": t.MCPServer,
-		})}, true
+		}))}, true
 	}
 	return Call{}, false
 }
@@ -224,25 +222,29 @@ func (c Common) PostCalls(t *ToolCall, output json.RawMessage, shellOutput strin
 			})})
 		}
 	case KindMCP:
-		calls = append(calls, Call{Step: event.AfterMCPExecution, Payload: c.Base(map[string]any{
+		calls = append(calls, Call{Step: event.AfterMCPExecution, Payload: c.Base(withServer(t, map[string]any{
 			"tool_name":   t.MCPTool,
 			"tool_input":  CompactJSON(t.AgentInput),
 			"result_json": result,
 			"duration":    durationMS,
-			"server":      t.MCPServer,
-		})})
+		}))})
 	}
 	return calls
 }
 
-// withServer adds an MCP tool's server to a tool step's payload: not in
-// Cursor's schema (its tool_name is MCP:<tool>), but what the hooks of
-// another agent's settings file match against (Claude Code's
-// mcp__<server>__<tool>), so the server an agent named survives the
-// translation.
+// withServer adds an MCP tool's server to a step's payload: not in
+// Cursor's schema (its tool_name is MCP:<tool>, and its MCP steps name
+// the server's url or command), but the name is all an agent's payload
+// says about the server, and what the hooks of another agent's settings
+// file match against (Claude Code's mcp__<server>__<tool>), so the server
+// an agent named survives the translation. Where the agent's name leaves
+// the split open, every reading goes instead ("mcp_readings").
 func withServer(t *ToolCall, p map[string]any) map[string]any {
-	if t.Kind == KindMCP && t.MCPServer != "" {
+	switch {
+	case t.Kind == KindMCP && t.MCPServer != "":
 		p["server"] = t.MCPServer
+	case len(t.MCPReadings) > 0:
+		p["mcp_readings"] = t.MCPReadings
 	}
 	return p
 }
@@ -459,7 +461,6 @@ func (c Common) Describe(agentName string, spec ToolSpec, useID string, agentInp
 	case RoleRead:
 		t.Kind = KindRead
 		t.FilePath = c.Abs(Str(input, PathKeys...))
-		t.PathKeys = PathKeys
 		if s, ok := input["content"].(string); ok {
 			t.Content = &s
 		}

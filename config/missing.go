@@ -13,7 +13,8 @@ import (
 // path with no executable file behind it is certainly missing, and so
 // disarms the hook (Problem.Disarms); a name on no folder of env's PATH
 // is a warning, since PATH is this process's, which may not be the
-// agent's.
+// agent's. An interpreter whose script is not there is reported too
+// (MissingScripts).
 func MissingPrograms(hooks []*Hook, env []string) []Problem {
 	var out []Problem
 	for _, h := range hooks {
@@ -22,6 +23,8 @@ func MissingPrograms(hooks []*Hook, env []string) []Problem {
 		}
 		name, missing := proc.MissingProgram(h.Command, h.Dir, env)
 		if !missing {
+			// The program is there: the script it runs may not be.
+			out = append(out, MissingScripts([]*Hook{h})...)
 			continue
 		}
 		effect := "lets the step through"

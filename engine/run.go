@@ -184,8 +184,14 @@ func match(step event.Step, fields map[string]json.RawMessage, hooks []*config.H
 		st := shaped[j]
 		m := Match{Hook: h, Ignored: !st.ok, Matched: !st.ok}
 		if st.ok {
-			m.Target = strings.Join(st.targets, " | ")
-			for _, t := range st.targets {
+			targets := st.targets
+			if mt, ok := h.Shape.(hookshape.MatcherTargeter); ok {
+				if more := mt.MatcherTargets(step, fields, h.Matcher); len(more) > 0 {
+					targets = append(slices.Clip(targets), more...)
+				}
+			}
+			m.Target = strings.Join(targets, " | ")
+			for _, t := range targets {
 				ok, err := h.MatchValue(t)
 				if ok {
 					m.Matched, m.Err = true, nil

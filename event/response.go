@@ -31,6 +31,29 @@ type Response struct {
 	Raw json.RawMessage `json:"-"`
 }
 
+// Reading says how ParseAnswer read an answer beyond its step's own words
+// (readStricter), for the warning and the exit-code rule. It is kept out
+// of Response, which every hook's answer allocates.
+type Reading struct {
+	// Form names the words not the step's own that the answer was read
+	// from (Claude Code's `"decision": "block"`); "" for the step's own.
+	Form string
+	// Held: a stop's follow-up read from a block of the stop, which means
+	// the agent must not stop.
+	Held bool
+}
+
+// Stops reports whether the answer, read so, denies, asks or blocks.
+func (rd Reading) Stops(r *Response) bool { return r.Stops() || rd.Held }
+
+// StopsWord says how the answer, read so, stops the action.
+func (rd Reading) StopsWord(r *Response) string {
+	if w := r.StopsWord(); w != "" || !rd.Held {
+		return w
+	}
+	return "keeps the agent going"
+}
+
 // Stops reports whether the answer denies, asks or blocks: a permission
 // of deny or ask, or continue false.
 func (r *Response) Stops() bool {

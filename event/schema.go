@@ -17,6 +17,9 @@ type schema struct {
 	// tolerated is one more permission accepted and returned as is:
 	// subagentStart's "ask", which Cursor's schema takes and treats as deny.
 	tolerated Permission
+	// askDenies: "ask", which the step cannot do, is read as "deny" (the
+	// stricter reading of a hook that wanted the read stopped for now).
+	askDenies bool
 	// fields are the other keys, validated in this order.
 	fields []field
 }
@@ -56,9 +59,10 @@ var (
 	}
 	schemaReadFile = schema{
 		permissions: allowDeny,
+		askDenies:   true,
 		fields:      []field{fieldUserMessage, fieldNewContent},
 	}
-	schemaTabRead     = schema{permissions: allowDeny}
+	schemaTabRead     = schema{permissions: allowDeny, askDenies: true}
 	schemaPrompt      = schema{fields: []field{fieldContinue, fieldUserMessage}}
 	schemaSession     = schema{fields: []field{fieldEnv, fieldAdditionalContext, fieldContinue, fieldUserMessage}}
 	schemaPostToolUse = schema{fields: []field{fieldUpdatedMCPOutput, fieldAdditionalContext}}
@@ -109,6 +113,9 @@ func (s schema) permission(v json.RawMessage) (Permission, error) {
 	}
 	if s.tolerated != NoOpinion && p == s.tolerated {
 		return p, nil
+	}
+	if s.askDenies && p == Ask {
+		return Deny, nil
 	}
 	return NoOpinion, fmt.Errorf("must be %s, got %s", quoteList(s.permissions), quoteShort(str))
 }

@@ -47,15 +47,28 @@ func (e *ResponseError) Error() string {
 //     when both are given.
 //   - A key given twice keeps its last value, as JavaScript's JSON.parse
 //     (and so Cursor) does.
+//   - An answer that stops the action in words the step does not define
+//     (Claude Code's decision "block", continue false on a gate, …) is
+//     read as the step's own, and ParseAnswer's Reading says so (readStricter).
+//   - "ask" on a step that cannot ask (beforeReadFile, beforeTabFileRead)
+//     is a deny, the stricter reading.
 //
 // Errors are *ResponseError.
 func ParseResponse(step Step, stdout []byte) (*Response, error) {
+	r, _, err := ParseAnswer(step, stdout)
+	return r, err
+}
+
+// ParseAnswer is ParseResponse that also says how the answer was read
+// beyond the step's own words.
+func ParseAnswer(step Step, stdout []byte) (*Response, Reading, error) {
+	var rd Reading
 	obj, raw, err := decodeObject(stdout)
 	if err != nil {
-		return nil, &ResponseError{Step: step, Problems: []string{err.Error()}}
+		return nil, rd, &ResponseError{Step: step, Problems: []string{err.Error()}}
 	}
 	if raw == nil {
-		return nil, nil
+		return nil, rd, nil
 	}
 	resp := &Response{Raw: raw}
 	sc := schemaFor(step)
@@ -67,6 +80,9 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 				problems = append(problems, fmt.Sprintf("field %q: %v", "permission", err))
 			}
 			resp.Permission = p
+			if sc.askDenies && p == Deny && string(v) == `"ask"` {
+				rd.Form = `"permission": "ask", which ` + string(step) + " cannot do"
+			}
 		}
 	}
 	for _, f := range sc.fields {
@@ -82,9 +98,12 @@ func ParseResponse(step Step, stdout []byte) (*Response, error) {
 		}
 	}
 	if problems != nil {
-		return nil, &ResponseError{Step: step, Problems: problems}
+		return nil, rd, &ResponseError{Step: step, Problems: problems}
 	}
-	return resp, nil
+	if form, held := readStricter(step, sc, obj, resp); form != "" {
+		rd.Form, rd.Held = form, held
+	}
+	return resp, rd, nil
 }
 
 // presentCamel returns the value of key's camelCase spelling (user_message

@@ -123,6 +123,8 @@ func TestParseResponseFields(t *testing.T) {
 		stdout  string
 		want    *Response // Raw is filled in from stdout
 		wantErr string    // the exact error message when invalid
+		// form is how ParseAnswer says it read words not the step's own.
+		form string
 	}
 	// Cursor's block-git.sh and kube_guard.py answers (examples of its hooks
 	// documentation, in config/testdata), with the
@@ -149,7 +151,13 @@ func TestParseResponseFields(t *testing.T) {
 		{name: "messages only", step: BeforeShellExecution, stdout: `{"user_message":"fyi"}`, want: &Response{UserMessage: "fyi"}},
 		{name: "null permission is absent", step: BeforeShellExecution, stdout: `{"permission":null,"user_message":null}`, want: &Response{}},
 		{name: "foreign fields ignored", step: BeforeShellExecution,
-			stdout: `{"followup_message":"again","new_content":"x","updated_input":{"a":1},"env":{"A":"1"},"continue":false}`, want: &Response{}},
+			stdout: `{"followup_message":"again","new_content":"x","updated_input":{"a":1},"env":{"A":"1"},"continue":true}`, want: &Response{}},
+		// What stops the action in words the step does not take is read
+		// the stricter way (docs/semantics.md).
+		{name: "continue false denies", step: BeforeShellExecution, stdout: `{"continue":false,"user_message":"no"}`,
+			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no"}, form: `"continue": false, which beforeShellExecution does not take`},
+		{name: "Claude's decision block denies", step: BeforeShellExecution, stdout: `{"decision":"block","reason":"no"}`,
+			want: &Response{Permission: Deny, UserMessage: "no", AgentMessage: "no"}, form: `"decision": "block"`},
 		{name: "escaped unicode", step: BeforeShellExecution, stdout: `{"user_message":"caf\u00e9 \ud83d\ude00"}`, want: &Response{UserMessage: "café 😀"}},
 		{name: "duplicate key keeps the last", step: BeforeShellExecution, stdout: `{"permission":"allow","permission":"deny"}`, want: &Response{Permission: Deny}},
 		{name: "bad permission value", step: BeforeShellExecution, stdout: `{"permission":"maybe"}`,
@@ -205,8 +213,8 @@ func TestParseResponseFields(t *testing.T) {
 			want: &Response{Permission: Allow, NewContent: ptr("API_KEY=***\n")}},
 		{name: "empty new_content is a replacement", step: BeforeReadFile, stdout: `{"new_content":""}`, want: &Response{NewContent: ptr("")}},
 		{name: "null new_content is absent", step: BeforeReadFile, stdout: `{"new_content":null}`, want: &Response{}},
-		{name: "ask rejected", step: BeforeReadFile, stdout: `{"permission":"ask"}`,
-			wantErr: `invalid beforeReadFile response: field "permission": must be "allow" or "deny", got "ask"`},
+		{name: "ask, which a read cannot do, denies", step: BeforeReadFile, stdout: `{"permission":"ask"}`,
+			want: &Response{Permission: Deny}, form: `"permission": "ask", which beforeReadFile cannot do`},
 		{name: "new_content array", step: BeforeReadFile, stdout: `{"new_content":["a"]}`,
 			wantErr: `invalid beforeReadFile response: field "new_content": must be a string, got array`},
 		{name: "agent_message ignored", step: BeforeReadFile, stdout: `{"agent_message":"x"}`, want: &Response{}},
@@ -215,15 +223,16 @@ func TestParseResponseFields(t *testing.T) {
 		{name: "deny", step: BeforeTabFileRead, stdout: `{"permission":"deny"}`, want: &Response{Permission: Deny}},
 		{name: "only permission is read", step: BeforeTabFileRead, stdout: `{"permission":"allow","new_content":"x","user_message":"m"}`,
 			want: &Response{Permission: Allow}},
-		{name: "ask rejected", step: BeforeTabFileRead, stdout: `{"permission":"ask"}`,
-			wantErr: `invalid beforeTabFileRead response: field "permission": must be "allow" or "deny", got "ask"`},
+		{name: "ask, which a read cannot do, denies", step: BeforeTabFileRead, stdout: `{"permission":"ask"}`,
+			want: &Response{Permission: Deny}, form: `"permission": "ask", which beforeTabFileRead cannot do`},
 
 		// beforeSubmitPrompt
 		{name: "block", step: BeforeSubmitPrompt, stdout: `{"continue":false,"user_message":"no secrets in prompts"}`,
 			want: &Response{Continue: ptr(false), UserMessage: "no secrets in prompts"}},
 		{name: "continue", step: BeforeSubmitPrompt, stdout: `{"continue":true}`, want: &Response{Continue: ptr(true)}},
 		{name: "null continue is absent", step: BeforeSubmitPrompt, stdout: `{"continue":null}`, want: &Response{}},
-		{name: "permission ignored", step: BeforeSubmitPrompt, stdout: `{"permission":"deny"}`, want: &Response{}},
+		{name: "permission deny blocks", step: BeforeSubmitPrompt, stdout: `{"permission":"deny"}`, want: &Response{Continue: ptr(false)}, form: `"permission": "deny", which beforeSubmitPrompt does not take`},
+		{name: "permission allow ignored", step: BeforeSubmitPrompt, stdout: `{"permission":"allow"}`, want: &Response{}},
 		{name: "continue string", step: BeforeSubmitPrompt, stdout: `{"continue":"false"}`,
 			wantErr: `invalid beforeSubmitPrompt response: field "continue": must be a boolean, got string`},
 		{name: "continue number", step: BeforeSubmitPrompt, stdout: `{"continue":0}`,
@@ -290,7 +299,10 @@ func TestParseResponseFields(t *testing.T) {
 
 	for _, c := range cases {
 		t.Run(string(c.step)+"/"+c.name, func(t *testing.T) {
-			resp, err := ParseResponse(c.step, []byte(c.stdout))
+			resp, rd, err := ParseAnswer(c.step, []byte(c.stdout))
+			if rd.Form != c.form {
+				t.Errorf("read as %q, want %q", rd.Form, c.form)
+			}
 			if c.wantErr != "" {
 				if err == nil || err.Error() != c.wantErr {
 					t.Fatalf("err = %v\nwant %s", err, c.wantErr)

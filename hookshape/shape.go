@@ -54,3 +54,11 @@ type Answer struct {
 	// `agenthooks test`; "" when nothing was dropped.
 	Ignored string
 }
+
+// MatcherTargeter is a Shape some of whose payloads leave a matcher's
+// target open (an MCP tool whose server the host does not name): for
+// those it gives, per hook, further values that hook's matcher is tested
+// against beside Targets', worked out from the matcher itself.
+type MatcherTargeter interface {
+	MatcherTargets(step event.Step, fields map[string]json.RawMessage, matcher string) []string
+}

@@ -74,24 +74,40 @@ func (c Command) Run(ctx context.Context, req Request) Result {
 			res.Response = r
 		}
 	case pr.ExitCode == 0:
-		r, err := event.ParseResponse(req.Step, pr.Stdout)
+		r, rd, err := event.ParseAnswer(req.Step, pr.Stdout)
 		if err != nil {
 			res.Failure, res.Detail = InvalidOutput, err.Error()
 			break
 		}
 		res.Response = r
+		if rd.Form != "" {
+			res.Warning = formWarning(r, rd)
+		}
 	default:
-		if r, err := event.ParseResponse(req.Step, pr.Stdout); err == nil && r.Stops() {
+		if r, rd, err := event.ParseAnswer(req.Step, pr.Stdout); err == nil && rd.Stops(r) {
 			// The stricter reading of what the author wrote: a deny printed
 			// by a hook that then exits 1 or 3 still denies
 			// (docs/semantics.md, one hook).
 			res.Response = r
-			res.Warning = fmt.Sprintf("exited with status %d but printed an answer that %s: the answer stands (exit 0 with the answer, or exit 2, is what Cursor documents)", pr.ExitCode, r.StopsWord())
+			res.Warning = fmt.Sprintf("exited with status %d but printed an answer that %s: the answer stands (exit 0 with the answer, or exit 2, is what Cursor documents)", pr.ExitCode, rd.StopsWord(r))
+			if rd.Form != "" {
+				res.Warning += "; " + formWarning(r, rd)
+			}
 			break
 		}
 		res.Failure, res.Detail = ExitStatus, exitDetail(pr)
 	}
 	return res
+}
+
+// formWarning says that a hook stopped the action in words not its
+// step's own.
+func formWarning(r *event.Response, rd event.Reading) string {
+	word := rd.StopsWord(r)
+	if word == "" {
+		word = "gives the model context"
+	}
+	return "answered with " + rd.Form + ", read as an answer that " + word + " (the stricter reading)"
 }
 
 func exitDetail(pr proc.Result) string {

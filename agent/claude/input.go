@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agenthooks/agenthooks/agent"
+
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
 	"github.com/agenthooks/agenthooks/internal/jsonscan"
@@ -19,7 +21,8 @@ func Targets(step event.Step, fields map[string]json.RawMessage) (targets []stri
 	switch step {
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
 		input, _ := decodeObject(fields["tool_input"])
-		return MatchNames(str(fields, "tool_name"), input, str(fields, "server")), true
+		server, more := mcpServer(fields)
+		return append(MatchNames(str(fields, "tool_name"), input, server), more...), true
 	case event.SubagentStop:
 		return []string{str(fields, "subagent_type")}, true
 	case event.SessionStart:
@@ -80,7 +83,15 @@ func Input(step event.Step, payload []byte) ([]byte, error) {
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
 		input, _ := decodeObject(fields["tool_input"])
 		tool := str(fields, "tool_name")
-		set("tool_name", ToolName(tool, input, str(fields, "server")))
+		server, _ := mcpServer(fields)
+		set("tool_name", ToolName(tool, input, server))
+		if p, ok := otherPath(tool, input); ok {
+			// Claude Code's file tools name the file file_path; an agent's
+			// that say path (Copilot's view, the contract's Read) are
+			// given it too, so a hook reading file_path finds the file.
+			input["file_path"] = p
+			set("tool_input", input)
+		}
 		if step == event.PostToolUse {
 			set("tool_response", decodedOutput(str(fields, "tool_output")))
 		}
@@ -148,3 +159,21 @@ func str(fields map[string]json.RawMessage, k string) string {
 // marshal encodes without HTML escaping: a hook grepping for "2>&1"
 // must find it.
 func marshal(v any) ([]byte, error) { return jsonplain.Marshal(v) }
+
+// otherPath is the path of a file tool's input that names it other than
+// by file_path (path, absolute_path), for a Claude Code hook, which reads
+// file_path; ok is false when the input has file_path or no path.
+func otherPath(tool string, input map[string]any) (string, bool) {
+	if tool != agent.ToolRead && tool != agent.ToolWrite || input == nil {
+		return "", false
+	}
+	if _, ok := input["file_path"]; ok {
+		return "", false
+	}
+	for _, k := range agent.PathKeys[1:] {
+		if p, ok := input[k].(string); ok && p != "" {
+			return p, true
+		}
+	}
+	return "", false
+}

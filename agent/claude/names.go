@@ -14,6 +14,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -89,4 +90,76 @@ func MatchNames(cursorTool string, input map[string]any, server string) []string
 		}
 	}
 	return names
+}
+
+// mcpServer is the server of an MCP tool's payload: its "server" field,
+// else the likeliest of its "mcp_readings" (an agent whose MCP tool
+// names leave open where the server's name ends), whose other readings
+// are returned as Claude Code's names, for matchers to be tested against
+// too. A tool that only may be an MCP tool (its name is not MCP:<tool>)
+// has no server, and every reading is returned.
+func mcpServer(fields map[string]json.RawMessage) (server string, more []string) {
+	if s := str(fields, "server"); s != "" {
+		return s, nil
+	}
+	raw := fields["mcp_readings"]
+	if len(raw) == 0 {
+		return "", nil
+	}
+	var readings []agent.MCPReading
+	if json.Unmarshal(raw, &readings) != nil || len(readings) == 0 {
+		return "", nil
+	}
+	for _, r := range readings {
+		more = append(more, mcpName(r.Server, r.Tool))
+	}
+	if !strings.HasPrefix(str(fields, "tool_name"), agent.ToolMCP) {
+		// A tool that may be an MCP tool keeps its name.
+		return "", more
+	}
+	return readings[0].Server, more[1:]
+}
+
+// mcpName is Claude Code's name of an MCP tool.
+func mcpName(server, tool string) string { return "mcp__" + server + "__" + tool }
+
+// unknownServerNames are the names a Claude Code matcher is tested
+// against for an MCP tool whose server no payload field names (Cursor's
+// own MCP:<tool>, which says nothing of the server): the tool under every
+// server the matcher itself names. A matcher that names servers cannot be
+// decided without the server, so it is taken at its word: the hook runs
+// for the tool whichever server serves it, rather than never
+// (mcp__memory__.* runs for every MCP tool there; mcp__memory__save only
+// for tools named save). Servers are read from the matcher's text: what
+// follows each "mcp__" up to the next "__", split at every character that
+// cannot be in a name (so mcp__(memory|notes)__.* names both).
+func unknownServerNames(tool, matcher string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(server string) {
+		if n := mcpName(server, tool); !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	rest := matcher
+	for {
+		i := strings.Index(rest, "mcp__")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("mcp__"):]
+		part, _, _ := strings.Cut(rest, "__")
+		for _, s := range strings.FieldsFunc(part, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
+		}) {
+			add(s)
+		}
+		if strings.Contains(part, ".") || strings.ContainsAny(part, "[(*+?\\") {
+			// A pattern in the server's place (mcp__.*__x, mcp__[a-z]+__x):
+			// any name a pattern could take stands in.
+			add("server")
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/hookshape"
@@ -10,6 +11,8 @@ import (
 // Shape runs the hooks of Claude Code's settings files: the core knows
 // them only through it.
 var Shape hookshape.Shape = shape{}
+
+var _ hookshape.MatcherTargeter = shape{}
 
 // EnvFileVar is the variable through which Claude Code hands its
 // SessionStart hooks a file to append `export K=V` lines to.
@@ -43,3 +46,22 @@ func (shape) EnvFileVar() string { return EnvFileVar }
 // Cursor's shape, while these hooks get Claude Code's and are read by its
 // rules, which only the process path does.
 func (shape) InProcess() bool { return false }
+
+// MatcherTargets: an MCP tool whose server the payload does not name
+// (Cursor's own MCP:<tool>) is matched under every server the matcher
+// names, so a matcher on one server's tools runs rather than never.
+func (shape) MatcherTargets(step event.Step, fields map[string]json.RawMessage, matcher string) []string {
+	switch step {
+	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
+	default:
+		return nil
+	}
+	tool, ok := strings.CutPrefix(str(fields, "tool_name"), "MCP:")
+	if !ok {
+		return nil
+	}
+	if server, _ := mcpServer(fields); server != "" {
+		return nil
+	}
+	return unknownServerNames(tool, matcher)
+}

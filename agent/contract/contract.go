@@ -22,6 +22,8 @@ import (
 //	Read          preToolUse + beforeReadFile ({path})
 //	Write         preToolUse ({path, contents})
 //	Edit, MultiEdit  preToolUse, as Write
+//	mcp__<server>__<tool>, MCP:<tool>
+//	              preToolUse (MCP:<tool>) + beforeMCPExecution
 //	other tools   preToolUse with the name as given
 //	SessionStart, beforeSubmitPrompt, Stop, PreCompact, SessionEnd
 //	              sessionStart, beforeSubmitPrompt, stop, preCompact, sessionEnd
@@ -118,8 +120,7 @@ func parseContract(payload []byte, arg string) (*agent.Request, error) {
 		}
 		return r, f.Err
 	}
-	spec := agent.SpecOf(contractTools, name)
-	t := c.Describe(name, spec, "", in, agent.Clone(in))
+	t := contractToolCall(c, name, in)
 	if t.Kind == agent.KindShell && t.Command == "" {
 		f.Fail(fmt.Errorf(`field "tool_input.command" is missing or empty`))
 		return nil, f.Err
@@ -166,4 +167,18 @@ func answerContract(r *agent.Request, v *agent.Verdict, o agent.Options) agent.A
 		}
 	}
 	return agent.Answer{Stdout: agent.JSONLine(out)}
+}
+
+// contractToolCall describes a tool call. The contract passes on the calling
+// agent's tool name, so an MCP tool comes as Claude Code names it
+// (mcp__<server>__<tool>) or as Cursor does (MCP:<tool>, without its
+// server): either is an MCP call, past beforeMCPExecution.
+func contractToolCall(c agent.Common, name string, in map[string]any) *agent.ToolCall {
+	if server, tool, ok := agent.SplitMCP(name); ok {
+		return agent.MCPToolCall(name, "", server, tool, in, agent.Clone(in))
+	}
+	if tool, ok := strings.CutPrefix(name, agent.ToolMCP); ok && tool != "" {
+		return agent.MCPToolCall(name, "", "", tool, in, agent.Clone(in))
+	}
+	return c.Describe(name, agent.SpecOf(contractTools, name), "", in, agent.Clone(in))
 }

@@ -3,6 +3,7 @@ package copilot
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/event"
@@ -22,7 +23,9 @@ import (
 // (PreToolUse) gets hook_event_name and snake_case fields.
 //
 //	preToolUse           preToolUse, + beforeShellExecution (bash,
-//	                     powershell), beforeReadFile (view)
+//	                     powershell), beforeReadFile (view),
+//	                     beforeMCPExecution (<server>-<tool>: any other
+//	                     name with a "-")
 //	postToolUse          postToolUse, + afterShellExecution, afterFileEdit
 //	                     (create, edit)
 //	postToolUseFailure   postToolUseFailure
@@ -242,6 +245,11 @@ func copilotTool(c agent.Common, f *agent.Fields, nameKey, argsKey string) *agen
 		}
 	} else {
 		agentInput = f.Obj(argsKey)
+	}
+	if _, builtin := copilotTools[name]; !builtin && strings.Contains(name, "-") {
+		// Copilot CLI names an MCP tool <server>-<tool> (its own tools
+		// have no "-"), and either part may hold a "-" of its own.
+		return agent.AmbiguousMCPToolCall(name, "", agent.MCPReadings(name, "-", true), agentInput, agent.Clone(agentInput))
 	}
 	spec := agent.SpecOf(copilotTools, name)
 	return c.Describe(name, spec, "", agentInput, agent.Clone(agentInput))

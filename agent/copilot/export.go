@@ -43,10 +43,10 @@ var Export = &export.Target{
 	},
 	ManagedFix: "to keep them managed, distribute them in the repositories' .github/hooks/ through your organization",
 	MissingSteps: map[event.Step][2]string{
-		event.BeforeMCPExecution: {"agenthooks does not know how GitHub Copilot names MCP tools to hooks",
-			"add a preToolUse hook by hand whose matcher names the MCP tools"},
-		event.AfterMCPExecution: {"agenthooks does not know how GitHub Copilot names MCP tools to hooks",
-			"add a postToolUse hook by hand whose matcher names the MCP tools"},
+		event.BeforeMCPExecution: {"GitHub Copilot has no MCP step: its hooks see an MCP tool as a preToolUse of <server>-<tool>",
+			"add a preToolUse hook by hand whose matcher names the MCP tools (^memory-, say)"},
+		event.AfterMCPExecution: {"GitHub Copilot has no MCP step: its hooks see an MCP tool as a postToolUse of <server>-<tool>",
+			"add a postToolUse hook by hand whose matcher names the MCP tools (^memory-, say)"},
 	},
 }
 

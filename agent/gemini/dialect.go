@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"github.com/agenthooks/agenthooks/agent"
+	"strings"
 )
 
 // Dialect is Gemini CLI's: `agenthooks run --from gemini` as a
@@ -109,6 +110,14 @@ func geminiTool(c agent.Common, f *agent.Fields) *agent.ToolCall {
 	mcp := f.Obj("mcp_context")
 	if server, tool := agent.Str(mcp, "server_name"), agent.Str(mcp, "tool_name"); server != "" || tool != "" {
 		return agent.MCPToolCall(name, "", server, agent.OrElse(tool, name), agentInput, agent.Clone(agentInput))
+	}
+	if rest, ok := strings.CutPrefix(name, "mcp_"); ok && rest != "" {
+		// Gemini CLI names an MCP tool mcp_<server>_<tool>, and sends
+		// mcp_context unless it cannot find the server's settings: then
+		// the name is all there is, and "_" may be in either part.
+		if readings := agent.MCPReadings(rest, "_", false); len(readings) > 0 {
+			return agent.AmbiguousMCPToolCall(name, "", readings, agentInput, agent.Clone(agentInput))
+		}
 	}
 	spec := agent.SpecOf(geminiTools, name)
 	input := agent.Clone(agentInput)

@@ -30,8 +30,9 @@ import (
 // Tool ids are lowercase (bash, read, write, edit, grep, glob, …) and
 // arguments camelCase (filePath, oldString); the hooks see Cursor's names
 // (Shell, Read, Write; file_path, old_string), and a rewrite comes back in
-// OpenCode's. MCP tools (<server>_<tool>) cannot be told apart from other
-// tools by name and keep it.
+// OpenCode's. An MCP tool is <server>_<tool>, told from a custom tool by
+// the servers' names the adapter sends ("mcp_servers"), and runs the MCP
+// steps; without them it keeps its id, with every split beside it.
 //
 // Out: a deny (and an ask: OpenCode has none) is {"error": reason} with
 // exit 2 and the reason on stderr, for the adapter to throw, which is how
@@ -140,7 +141,7 @@ func parseOpenCode(payload []byte, arg string) (*agent.Request, error) {
 		if args == nil {
 			args = map[string]any{}
 		}
-		t := opencodeTool(c, name, agent.Str(input, "callID"), args)
+		t := opencodeTool(c, name, agent.Str(input, "callID"), args, mcpServers(f))
 		r.ToolUse = t
 		if ev == "tool.execute.before" {
 			r.Kind, r.Calls = agent.Tool, c.PreCalls(t)
@@ -168,7 +169,7 @@ func parseOpenCode(payload []byte, arg string) (*agent.Request, error) {
 
 // opencodeTool describes a tool call, with the arguments' camelCase keys
 // snake_cased for the hooks and mapped back for a rewrite.
-func opencodeTool(c agent.Common, name, useID string, args map[string]any) *agent.ToolCall {
+func opencodeTool(c agent.Common, name, useID string, args map[string]any, servers []string) *agent.ToolCall {
 	input := make(map[string]any, len(args))
 	back := map[string]string{}
 	for k, v := range args {
@@ -176,8 +177,22 @@ func opencodeTool(c agent.Common, name, useID string, args map[string]any) *agen
 		input[s] = v
 		back[s] = k
 	}
-	spec := agent.SpecOf(opencodeTools, name)
-	t := c.Describe(name, spec, useID, args, input)
+	var t *agent.ToolCall
+	_, builtin := opencodeTools[name]
+	switch readings := mcpReadings(name, servers); {
+	case len(readings) > 0:
+		t = agent.AmbiguousMCPToolCall(name, useID, readings, args, input)
+	case servers == nil && !builtin:
+		// The adapter did not say which servers OpenCode has (one written
+		// before it did): the tool keeps its id, since a custom tool's
+		// cannot be told from an MCP tool's, and every way the id splits
+		// goes beside it, so a Claude Code matcher on a server's tools
+		// sees each reading rather than none.
+		t = c.Describe(name, agent.SpecOf(opencodeTools, name), useID, args, input)
+		t.MCPReadings = agent.MCPReadings(name, "_", false)
+	default:
+		t = c.Describe(name, agent.SpecOf(opencodeTools, name), useID, args, input)
+	}
 	t.Back = func(k string) string {
 		if orig, ok := back[k]; ok {
 			return orig

@@ -4,7 +4,8 @@
 // again rather than editing this file.
 //
 // Each hook spawns agenthooks with the hook's arguments as JSON on stdin
-// ({"hook", "input", "output", "directory"}, or {"hook": "event", "event"})
+// ({"hook", "input", "output", "directory"}, and for a tool call the names
+// of OpenCode's MCP servers, "mcp_servers"; or {"hook": "event", "event"})
 // and acts on the answer: exit 2 or {"error"} blocks (throwing is how an
 // OpenCode hook stops a tool call or a prompt, and the message is what the
 // model sees); {"args"} rewrites the tool's arguments; {"context"} is added
@@ -74,13 +75,26 @@ async function agenthooks({ client, directory }) {
     if (code !== 0) log(`${hook}: exit ${code}: ${err.trim()}`);
     return body;
   };
+  // mcpServers names the MCP servers OpenCode has, for agenthooks to tell
+  // an MCP tool (<server>_<tool>) from another; undefined when OpenCode
+  // cannot say. Asked only for an id with a "_", which OpenCode's own
+  // tools do not have.
+  const mcpServers = async (tool) => {
+    if (!String(tool ?? "").includes("_")) return undefined;
+    try {
+      const res = await client?.mcp?.status?.();
+      return res?.data && typeof res.data === "object" ? Object.keys(res.data) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return {
     "tool.execute.before": async (input, output) => {
-      const body = await ask("tool.execute.before", { input, output });
+      const body = await ask("tool.execute.before", { input, output, mcp_servers: await mcpServers(input?.tool) });
       if (body.args && output.args) Object.assign(output.args, body.args);
     },
     "tool.execute.after": async (input, output) => {
-      const body = await ask("tool.execute.after", { input, output });
+      const body = await ask("tool.execute.after", { input, output, mcp_servers: await mcpServers(input?.tool) });
       if (body.context) output.output = `${output.output ?? ""}\n\n${body.context}`;
     },
     "chat.message": async (input, output) => {

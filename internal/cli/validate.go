@@ -81,8 +81,21 @@ func (o *validateOptions) run() error {
 				checked++
 				continue
 			}
-			f := srcs.Parse(abs, data, config.User, dir, dir)
+			cursorSrc, hookDir, placed := config.User, dir, false
+			if root, ok := projectRootOf(abs, o.io.getenv("HOME")); ok {
+				// A project's .cursor/hooks.json: its hooks run from the
+				// workspace root, so that is where their programs are.
+				cursorSrc, hookDir, placed = config.Project, root, true
+			} else if home := o.io.getenv("HOME"); home != "" && abs == filepath.Join(home, ".cursor", "hooks.json") {
+				placed = true
+			}
+			f := srcs.Parse(abs, data, cursorSrc, hookDir, hookDir)
 			problems = append(problems, f.Problems...)
+			if placed {
+				// Where a file's hooks run from is known only where Cursor
+				// reads it; a file elsewhere (a draft) is checked alone.
+				problems = append(problems, config.MissingPrograms(f.Hooks, o.io.environ())...)
+			}
 			// The published JSON Schema must agree: report what it alone finds.
 			problems = append(problems, config.SchemaProblems(abs, data, f.Problems)...)
 			checked++
@@ -185,4 +198,17 @@ func settingsFileOf(srcs config.Sources, abs string, getenv func(string) string)
 		}
 	}
 	return config.Source{}, false
+}
+
+// projectRootOf is the workspace root of a project hooks file,
+// <root>/.cursor/hooks.json; not the user's own ~/.cursor/hooks.json.
+func projectRootOf(abs, home string) (string, bool) {
+	dir := filepath.Dir(abs)
+	if filepath.Base(abs) != "hooks.json" || filepath.Base(dir) != ".cursor" {
+		return "", false
+	}
+	if home != "" && filepath.Clean(filepath.Join(home, ".cursor")) == dir {
+		return "", false
+	}
+	return filepath.Dir(dir), true
 }
