@@ -133,8 +133,8 @@ func TestLoadClaudeSources(t *testing.T) {
 	}
 
 	loc := f.loc()
-	loc.SkipSettings = []*Settings{testClaude}
+	loc.SkipSources = []string{"claude-project-local", "claude-project", "claude-user"}
 	if got := commands(Load(loc, trust).Hooks); !slices.Equal(got, []string{"project", "user"}) {
-		t.Errorf("SkipSettings: hooks = %q", got)
+		t.Errorf("SkipSources: hooks = %q", got)
 	}
 }

@@ -32,12 +32,16 @@ type Locations struct {
 	// list, agents.Settings, which a host fills in. They are read after
 	// Cursor's files; nil is Cursor's sources alone.
 	Settings []*Settings
-	// SkipSettings leaves some of Settings unread: for a host that is that
-	// agent, or that reads them itself (GitHub Copilot CLI reads Claude
-	// Code's), running them again here would run them twice. They stay
-	// sources all the same: a stored session still names them, and their
-	// agents' variables are still refused from a session (Sources).
-	SkipSettings []*Settings
+	// SkipSources names files of Settings (SettingsFile.Name) left unread:
+	// for a host that is that agent, or that runs some of them itself
+	// (GitHub Copilot CLI runs a project's .claude/settings.json and
+	// .claude/settings.local.json, not the user's ~/.claude/settings.json),
+	// running them again here would run them twice. A file left out is as
+	// if it were missing: its hooks, its env block and the plugins it
+	// enables. It stays a source all the same: a stored session still
+	// names it, its agent's variables are still refused from a session,
+	// and trust still pins it (Sources).
+	SkipSources []string
 	// Getenv reads the environment the hooks are loaded for, for the
 	// variables that move an agent's user folder (Settings.UserDir); nil
 	// reads an empty one. DefaultLocations sets it.

@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"slices"
 )
 
 // Settings are another agent's settings files whose hooks run here as
@@ -10,7 +11,7 @@ import (
 // (agents.Settings), and a host hands that list to Load
 // (Locations.Settings), which numbers them as sources after Cursor's
 // (Sources) and reads them, unless the host leaves them out
-// (Locations.SkipSettings).
+// (Locations.SkipSources, file by file).
 type Settings struct {
 	// Format reads the files.
 	Format *Groups
@@ -82,10 +83,10 @@ type SettingsFile struct {
 	Path func(dir string) string
 }
 
-// loadSettings loads the files of s: each project-level file under every
-// root (not one that is also the user's file, as for Cursor's own), then
-// each file under home.
-func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string, getenv func(string) string) {
+// loadSettings loads the files of s but those skip names: each
+// project-level file under every root (not one that is also the user's
+// file, as for Cursor's own), then each file under home.
+func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string, getenv func(string) string, skip []string) {
 	userDir := s.Folder(home, getenv)
 	homeFiles := map[string]bool{}
 	if userDir != "" {
@@ -109,6 +110,7 @@ func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot strin
 	for i, f := range s.Files {
 		src := l.set.Sources.File(s, i)
 		switch {
+		case slices.Contains(skip, f.Name):
 		case f.Project:
 			for _, r := range roots {
 				if p := f.Path(r); !homeFiles[filepath.Clean(p)] {

@@ -234,9 +234,9 @@ type cached struct {
 
 // Engine returns the engine for a set of workspace roots, loading it on
 // first use and again whenever a file it was loaded from changed since.
-// skip leaves other agents' settings files out of the sources, for an
+// skip names other agents' settings files (sources) left unread, for an
 // agent that runs them itself (agent.Dialect.RunsItself).
-func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, error) {
+func (h *Host) Engine(roots []string, skip []string) (*engine.Engine, error) {
 	key := engineKey(roots, skip)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -255,7 +255,7 @@ func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, 
 		return c.eng, nil
 	}
 	loc := h.opts.Locations(roots)
-	loc.SkipSettings = append(slices.Clip(loc.SkipSettings), skip...)
+	loc.SkipSources = append(slices.Clip(loc.SkipSources), skip...)
 	e, err := engine.Load(engine.Options{
 		Locations: loc,
 		Trust:     h.trust,
@@ -279,13 +279,8 @@ func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, 
 }
 
 // engineKey names the engine of a set of roots and skipped settings.
-func engineKey(roots []string, skip []*config.Settings) string {
-	var key strings.Builder
-	for _, s := range skip {
-		fmt.Fprintf(&key, "%p ", s)
-	}
-	key.WriteString("\x00" + strings.Join(roots, "\x00"))
-	return key.String()
+func engineKey(roots []string, skip []string) string {
+	return strings.Join(skip, " ") + "\x00" + strings.Join(roots, "\x00")
 }
 
 // dropOldest forgets the engine used longest ago.

@@ -13,7 +13,6 @@ import (
 
 	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/agent/agents"
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/faultinject"
@@ -210,7 +209,7 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 		return rep.answer(d.Answer(r, nil, opts))
 	}
 	roots := h.agentRoots(d, req, r)
-	skip := agents.SettingsOf(d.RunsItself)
+	skip := agents.SourcesOf(d.RunsItself)
 	eng, err := h.Engine(roots, skip)
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
@@ -266,7 +265,7 @@ func (h *Host) agentFault(ctx context.Context, d *agent.Dialect, req Request, r 
 	h.warn(ctx, "could not decide the %s event: %v", d.Title, cause)
 	rep := &Reply{Fault: cause}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.safeEngine(roots, agents.SettingsOf(d.RunsItself))
+	eng, err := h.safeEngine(roots, agents.SourcesOf(d.RunsItself))
 	if err != nil {
 		// Not even the configuration could be read: a gate closes.
 		return rep.answer(d.Refuse("agenthooks: " + cause.Error() + "; the action is blocked because agenthooks cannot read its hooks configuration"))
@@ -360,7 +359,7 @@ func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []agent.C
 }
 
 // safeEngine is Engine that survives a panic while loading.
-func (h *Host) safeEngine(roots []string, skip []*config.Settings) (e *engine.Engine, err error) {
+func (h *Host) safeEngine(roots []string, skip []string) (e *engine.Engine, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			e, err = nil, h.panicErr(p)

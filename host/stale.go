@@ -1,7 +1,6 @@
 package host
 
 import (
-	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/runner"
 )
@@ -29,7 +28,7 @@ func missedProgram(ds ...*engine.Decision) bool {
 
 // stale reports whether the configuration of an engine Engine returned
 // for roots and skip changed since it was loaded.
-func (h *Host) stale(roots []string, skip []*config.Settings) bool {
+func (h *Host) stale(roots []string, skip []string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	c, ok := h.engines[engineKey(roots, skip)]

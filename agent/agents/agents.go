@@ -5,6 +5,8 @@
 package agents
 
 import (
+	"slices"
+
 	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/agent/codex"
@@ -47,13 +49,24 @@ func Settings() []*config.Settings {
 // files of Settings.
 func Sources() config.Sources { return config.NewSources(Settings()) }
 
-// SettingsOf are the settings files of the agents named (a Dialect's
-// RunsItself), those that have any.
-func SettingsOf(names []string) []*config.Settings {
-	var out []*config.Settings
+// SourcesOf resolves a Dialect's RunsItself to the settings files it
+// names, as their sources' names (config.Locations.SkipSources): an
+// agent's name stands for every file of its Settings, a source's name
+// (config.SettingsFile.Name) for that file alone. A name that is neither
+// resolves to nothing; TestRunsItselfResolves keeps the dialects' names
+// known.
+func SourcesOf(names []string) []string {
+	var out []string
 	for _, n := range names {
-		if a, ok := Lookup(n); ok && a.Settings != nil {
-			out = append(out, a.Settings)
+		for _, a := range All {
+			if a.Settings == nil {
+				continue
+			}
+			for _, f := range a.Settings.Files {
+				if (n == a.Name() || n == f.Name) && !slices.Contains(out, f.Name) {
+					out = append(out, f.Name)
+				}
+			}
 		}
 	}
 	return out
