@@ -85,8 +85,10 @@ func mcpEngine(t *testing.T, skip []string) (*engine.Engine, string) {
 // each dialect, in the payload the agent really sends, so a Claude Code
 // settings matcher on mcp__memory__.* and a Cursor beforeMCPExecution
 // hook on the server "memory" stop the memory server's tool and let
-// another server's through. Claude Code and Copilot CLI run Claude Code's
-// settings hooks themselves, so agenthooks does not run them there.
+// another server's through. Claude Code runs its settings hooks itself,
+// so agenthooks does not run them there; Copilot CLI runs a project's
+// Claude Code settings but not the user's, which this test uses, so
+// agenthooks runs that one under Copilot.
 func TestMCPServerSurvivesEveryDialect(t *testing.T) {
 	const input = `"tool_input":{"name":"a"}`
 	cases := []struct {
