@@ -586,7 +586,11 @@ func TestPushHarness(t *testing.T) {
 // (spelling, form) pairs of the bypasses that once went through: ${x:=git},
 // a shell alias, a wildcard refspec, remote.origin.push, env -vS, a
 // script on /dev/stdin or a file descriptor, subtree push, send-pack,
-// python -c, awk's system(), and push --help (no push).
+// python -c, awk's system(), env -, an exported bash function, BASH_ENV,
+// GIT_EDITOR, a script or git hook written then run, awk -f /dev/stdin,
+// . /dev/stdin, -c include.path, a fetch into (or a branch deleted in)
+// origin's bare repository, programs the analysis does not know
+// (prlimit, taskset), and push --help (no push).
 func FuzzPushHarness(f *testing.F) {
 	f.Add(uint8(0), uint8(0)) // git push origin main
 	h := newHarness(f)

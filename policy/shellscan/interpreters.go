@@ -1,6 +1,7 @@
 package shellscan
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -54,6 +55,13 @@ var interpreters = map[string]interpreter{
 	"ghci":      {code: "e"},
 }
 
+// codeLongOption reports a long option (--eval, --print=…) that takes
+// code.
+func (in interpreter) codeLongOption(opt string) bool {
+	name, _, _ := strings.Cut(opt[2:], "=")
+	return slices.Contains(in.codeLong, name)
+}
+
 // interpreterName is the interpreters key for a program name:
 // python3.12 and python3 are python, pypy3 is pypy, X.exe is X.
 func interpreterName(name string) string {
@@ -102,11 +110,8 @@ func interpreted(in interpreter, args argv) bool {
 		case a.s == "--version" || a.s == "--help" || a.s == "-V" || a.s == "-h" || a.s == "-v":
 			return false
 		case strings.HasPrefix(a.s, "--"):
-			name, _, _ := strings.Cut(a.s[2:], "=")
-			for _, l := range in.codeLong {
-				if name == l {
-					return true
-				}
+			if in.codeLongOption(a.s) {
+				return true
 			}
 		case len(a.s) > 1 && a.s[0] == '-':
 			for j := 1; j < len(a.s); j++ {
@@ -356,11 +361,8 @@ func codeGiven(in interpreter, args argv) bool {
 		switch {
 		case a.dynamic:
 		case strings.HasPrefix(a.s, "--"):
-			name, _, _ := strings.Cut(a.s[2:], "=")
-			for _, l := range in.codeLong {
-				if name == l {
-					return true
-				}
+			if in.codeLongOption(a.s) {
+				return true
 			}
 		case len(a.s) > 1 && a.s[0] == '-':
 			if strings.ContainsAny(a.s[1:2], in.code) && in.code != "" {

@@ -40,7 +40,9 @@ func Analyze(line string, watch func(name string) uint8) *Line {
 			args[i] = field{s: s}
 		}
 		st := newState(".")
+		w.noteFiles = mayWrite(line) // `cp x .git/hooks/pre-push`
 		w.run(&call{sc: &scope{src: line}, st: st, args: args, cwd: st.cwd, text: strings.TrimSpace(line)})
+		w.writtenRuns()
 		for _, s := range words[1:] {
 			name, _, _ := strings.Cut(s, "=")
 			w.touchIfWatched(name)

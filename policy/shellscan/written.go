@@ -15,8 +15,9 @@ import (
 // that write their operands (tee, cp, mv, …); the files run are a
 // shell's or an interpreter's script, a sourced file, a program given as
 // a path, make's makefile, and, for any git command, the repository's
-// hooks and configuration. A written file that cannot be named matches
-// every file run; otherwise the paths (from the line's start) match
+// hooks and configuration. A file written into a .git or hooks folder is
+// dynamic whatever the line runs: git runs it later. A written file that
+// cannot be named matches every file run; otherwise the paths (from the line's start) match
 // when one holds the other or their base names agree.
 
 // fileRun is a file a line runs: its path from the line's start (""
@@ -34,7 +35,7 @@ func mayWrite(line string) bool {
 	if strings.IndexByte(line, '>') >= 0 {
 		return true
 	}
-	for name := range fileWriters {
+	for _, name := range writerNames {
 		if strings.Contains(line, name) {
 			return true
 		}
@@ -83,9 +84,12 @@ func (w *walker) noteWrite(sc *scope, st *state, r *syntax.Redirect) {
 	}
 }
 
-// fileWriters are programs that write the files named by their operands.
-var fileWriters = setOf("tee", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget",
-	"unzip", "tar", "patch")
+// writerNames are programs that write the files named by their operands
+// (fileWriters, as a list for mayWrite's scan).
+var writerNames = []string{"tee", "cp", "mv", "install", "ln", "rsync", "dd", "curl", "wget",
+	"unzip", "tar", "patch"}
+
+var fileWriters = setOf(writerNames...)
 
 // noteWriter records the files a writing program may write: every
 // operand (over-approximating is safe: it only makes more lines dynamic).
@@ -119,9 +123,7 @@ func (w *walker) noteRun(c *call, p field) {
 	}
 }
 
-// addRun keeps a run of a line that may write files (noteFiles; a line
-// of plain words is one command, which cannot both write a file and run
-// it).
+// addRun keeps a run of a line that may write files (noteFiles).
 func (w *walker) addRun(r fileRun) {
 	x := w.extra()
 	if len(x.runs) >= maxCommands {
@@ -164,6 +166,15 @@ func (w *walker) noteMake(c *call, args argv) {
 func (w *walker) writtenRuns() {
 	if w.x == nil || len(w.x.written) == 0 {
 		return
+	}
+	// A file written into a repository's .git or a hooks folder is
+	// code git may run later (a hook, core.hooksPath or an alias in
+	// config), by this line or by a later command of the session.
+	for _, wr := range w.x.written {
+		if wr.known() && (gitPath(wr.cwd) || gitPath(wr.p)) {
+			w.dynamicAll(wr.p, []string{"a file written into .git"}, wr.cwd)
+			return
+		}
 	}
 	for _, r := range w.x.runs {
 		for _, wr := range w.x.written {
