@@ -59,8 +59,9 @@ type Plugins struct {
 	// hooks file, which may be missing, then each its manifest names or
 	// the manifest itself when it holds them inline; each of those must
 	// exist. An error says why the manifest cannot be read, naming it.
-	// IsHooksFile reports whether a path is a plugin's default hooks file
-	// (for validate).
+	// IsHooksFile reports whether a path is one of HooksFiles of the
+	// plugin whose folder holds it (for validate): its default hooks file
+	// or one its manifest names.
 	HooksFiles  func(root string) ([]string, error)
 	IsHooksFile func(path string) bool
 	// Manifest is the plugin's manifest, which a load watches: an edit
