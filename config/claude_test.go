@@ -133,8 +133,9 @@ func TestLoadClaudeSources(t *testing.T) {
 	}
 
 	loc := f.loc()
-	loc.SkipSources = []string{"claude-project-local", "claude-project", "claude-user"}
+	names := []string{"claude-project-local", "claude-project", "claude-user"}
+	loc.Skip = Skip{Hooks: names, Plugins: names}
 	if got := commands(Load(loc, trust).Hooks); !slices.Equal(got, []string{"project", "user"}) {
-		t.Errorf("SkipSources: hooks = %q", got)
+		t.Errorf("Skip: hooks = %q", got)
 	}
 }

@@ -103,7 +103,7 @@ func Load(loc Locations, trust Trust) *Set {
 
 	// Other agents' settings files, in the order of their sources.
 	for _, s := range l.set.Sources.Settings() {
-		l.loadSettings(s, roots, home, firstRoot, loc.Getenv, loc.SkipSources)
+		l.loadSettings(s, roots, home, firstRoot, loc.Getenv, loc.Skip)
 	}
 	return l.set
 }

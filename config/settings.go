@@ -11,7 +11,7 @@ import (
 // (agents.Settings), and a host hands that list to Load
 // (Locations.Settings), which numbers them as sources after Cursor's
 // (Sources) and reads them, unless the host leaves them out
-// (Locations.SkipSources, file by file).
+// (Locations.Skip, file by file).
 type Settings struct {
 	// Format reads the files.
 	Format *Groups
@@ -84,10 +84,10 @@ type SettingsFile struct {
 	Path func(dir string) string
 }
 
-// loadSettings loads the files of s but those skip names: each
+// loadSettings loads the files of s, but the parts skip names: each
 // project-level file under every root (not one that is also the user's
 // file, as for Cursor's own), then each file under home.
-func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string, getenv func(string) string, skip []string) {
+func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string, getenv func(string) string, skip Skip) {
 	userDir := s.Folder(home, getenv)
 	homeFiles := map[string]bool{}
 	if userDir != "" {
@@ -101,7 +101,16 @@ func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot strin
 	firstHook := len(l.set.Hooks)
 	var files []*File // the settings files read, in rank order
 	load := func(path string, src Source, dir, root string) *File {
-		f := l.load(path, src, dir, root)
+		name := src.String()
+		if slices.Contains(skip.Plugins, name) {
+			return nil
+		}
+		var f *File
+		if slices.Contains(skip.Hooks, name) {
+			f = l.loadQuiet(path, src, dir, root)
+		} else {
+			f = l.load(path, src, dir, root)
+		}
 		if f != nil {
 			files = append(files, f)
 		}
@@ -111,7 +120,6 @@ func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot strin
 	for i, f := range s.Files {
 		src := l.set.Sources.File(s, i)
 		switch {
-		case slices.Contains(skip, f.Name):
 		case f.Project:
 			for _, r := range roots {
 				if p := f.Path(r); !homeFiles[filepath.Clean(p)] {

@@ -17,9 +17,10 @@ import (
 
 // TestCopilotRunsUserClaudeSettings: GitHub Copilot CLI runs the hooks of
 // a project's .claude/settings.json and .claude/settings.local.json
-// itself, not those of the user's ~/.claude/settings.json. Under
-// `run --from copilot` agenthooks runs exactly the user's file: its
-// PreToolUse guard records and denies, and the project's recorders do not
+// itself, not those of the user's ~/.claude/settings.json nor of the
+// plugins the project's file enables. Under `run --from copilot`
+// agenthooks runs exactly those: the user's PreToolUse guard records and
+// denies, the plugin's recorder runs, and the project's recorders do not
 // run a second time. Under `--from claude` none of Claude Code's own files
 // run (Claude Code runs them all), and for Cursor all three do, which
 // shows the project files are trusted and loadable. Each hook is a real
@@ -34,12 +35,18 @@ func TestCopilotRunsUserClaudeSettings(t *testing.T) {
 		writeFiles(t, map[string]string{p: "#!/bin/sh\ncat >/dev/null\necho " + name + " >> " + log + "\n" + answer})
 		return `{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "` + p + `"}]}]}}`
 	}
+	pluginRoot := filepath.Join(home, ".claude", "plugins", "cache", "mkt", "guard", "1.0.0")
+	registry := `{"version": 2, "plugins": {"guard@mkt": [{"scope": "user", "installPath": "` + pluginRoot + `", "version": "1.0.0"}]}}`
+	project := strings.TrimSuffix(hook("project", ""), "}") + `, "enabledPlugins": {"guard@mkt": true}}`
 	deny := `echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"user guard"}}'` + "\n"
 	writeFiles(t, map[string]string{
-		claude.ProjectFile(ws):                        hook("project", ""),
-		claude.LocalFile(ws):                          hook("local", ""),
-		claude.UserFile(home):                         hook("user", deny),
-		filepath.Join(home, ".cursor", "placeholder"): "",
+		claude.ProjectFile(ws): project,
+		claude.InstalledPluginsFile(filepath.Join(home, ".claude")): registry,
+		filepath.Join(pluginRoot, ".claude-plugin", "plugin.json"):  `{"name": "guard", "version": "1.0.0"}`,
+		claude.PluginHooksFile(pluginRoot):                          hook("plugin", ""),
+		claude.LocalFile(ws):                                        hook("local", ""),
+		claude.UserFile(home):                                       hook("user", deny),
+		filepath.Join(home, ".cursor", "placeholder"):               "",
 	})
 	config := filepath.Join(dir, "config")
 	ts, err := trust.Open(config)
@@ -69,13 +76,13 @@ func TestCopilotRunsUserClaudeSettings(t *testing.T) {
 	}{
 		{"copilot", host.Request{Agent: "copilot", Event: "preToolUse",
 			Payload: []byte(`{"sessionId":"s","timestamp":1,"cwd":"` + ws + `","toolName":"bash","toolArgs":"{\"command\":\"rm -rf x\"}"}`)},
-			[]string{"user"}, `"permissionDecision":"deny"`},
+			[]string{"plugin", "user"}, `"permissionDecision":"deny"`},
 		{"claude", host.Request{Agent: "claude", Event: "PreToolUse",
 			Payload: []byte(`{"session_id":"s","hook_event_name":"PreToolUse","cwd":"` + ws + `","tool_name":"Bash","tool_input":{"command":"rm -rf x"}}`)},
 			nil, ""},
 		{"cursor", host.Request{Step: event.PreToolUse,
 			Payload: []byte(`{"tool_name":"Shell","tool_input":{"command":"rm -rf x"}}`)},
-			[]string{"local", "project", "user"}, `"permission":"deny"`},
+			[]string{"local", "plugin", "project", "user"}, `"permission":"deny"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := os.Remove(log); err != nil && !os.IsNotExist(err) {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/runner"
 )
@@ -28,7 +29,7 @@ func missedProgram(ds ...*engine.Decision) bool {
 
 // stale reports whether the configuration of an engine Engine returned
 // for roots and skip changed since it was loaded.
-func (h *Host) stale(roots []string, skip []string) bool {
+func (h *Host) stale(roots []string, skip config.Skip) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	c, ok := h.engines[engineKey(roots, skip)]

@@ -49,27 +49,31 @@ func Settings() []*config.Settings {
 // files of Settings.
 func Sources() config.Sources { return config.NewSources(Settings()) }
 
-// SourcesOf resolves a Dialect's RunsItself to the settings files it
-// names, as their sources' names (config.Locations.SkipSources): an
-// agent's name stands for every file of its Settings, a source's name
-// (config.SettingsFile.Name) for that file alone. A name that is neither
-// resolves to nothing; TestRunsItselfResolves keeps the dialects' names
-// known.
-func SourcesOf(names []string) []string {
-	var out []string
+// SkipOf resolves a Dialect's RunsItself to what a host leaves unread
+// for it (config.Locations.Skip): an agent's name stands for every file
+// of its Settings and the plugins they enable (the agent runs both), a
+// source's name (config.SettingsFile.Name) for that file's own hooks
+// alone (another agent that runs the file's hooks does not run the
+// plugins it enables). A name that is neither resolves to nothing;
+// TestRunsItselfResolves keeps the dialects' names known.
+func SkipOf(names []string) config.Skip {
+	var s config.Skip
 	for _, n := range names {
 		for _, a := range All {
 			if a.Settings == nil {
 				continue
 			}
 			for _, f := range a.Settings.Files {
-				if (n == a.Name() || n == f.Name) && !slices.Contains(out, f.Name) {
-					out = append(out, f.Name)
+				if (n == a.Name() || n == f.Name) && !slices.Contains(s.Hooks, f.Name) {
+					s.Hooks = append(s.Hooks, f.Name)
+				}
+				if n == a.Name() && !slices.Contains(s.Plugins, f.Name) {
+					s.Plugins = append(s.Plugins, f.Name)
 				}
 			}
 		}
 	}
-	return out
+	return s
 }
 
 // Lookup returns the agent named by a --from value.

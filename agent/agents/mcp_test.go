@@ -45,7 +45,7 @@ fi
 // mcpEngine loads the Claude Code user settings and the Cursor user hooks
 // above, leaving out the settings files the agent runs itself, as
 // `agenthooks run --from` does.
-func mcpEngine(t *testing.T, skip []string) (*engine.Engine, string) {
+func mcpEngine(t *testing.T, skip config.Skip) (*engine.Engine, string) {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the hooks are POSIX shell scripts")
@@ -70,7 +70,7 @@ func mcpEngine(t *testing.T, skip []string) (*engine.Engine, string) {
 	eng, err := engine.Load(engine.Options{Locations: config.Locations{
 		Settings:       agents.Settings(),
 		EnterpriseFile: filepath.Join(dir, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{dir},
-		SkipSources: skip,
+		Skip: skip,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +139,7 @@ func TestMCPServerSurvivesEveryDialect(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.d.Name, func(t *testing.T) {
-			eng, dir := mcpEngine(t, agents.SourcesOf(tc.d.RunsItself))
+			eng, dir := mcpEngine(t, agents.SkipOf(tc.d.RunsItself))
 			a := hook(t, eng, tc.d, strings.ReplaceAll(tc.memory, "DIR", dir), agent.Options{})
 			out := string(a.Stdout) + string(a.Stderr)
 			if !denied(a) || !strings.Contains(out, "cursor hook: memory is off limits") {

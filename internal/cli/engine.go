@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/host"
 )
@@ -25,14 +26,14 @@ func (s *IO) openHost(ctx context.Context) *host.Host {
 // are among the sources, less the files skip names. Host warnings go to
 // stderr at once; the returned function writes the log and closes the
 // state store.
-func openEngine(ctx context.Context, roots []string, skip []string) (*engine.Engine, func() error, error) {
+func openEngine(ctx context.Context, roots []string, skip config.Skip) (*engine.Engine, func() error, error) {
 	_, eng, closeHost, err := openHostEngine(ctx, roots, skip)
 	return eng, closeHost, err
 }
 
 // openHostEngine is openEngine with the host, for verbs that read more
 // than the hooks (exec reads the sandbox through it).
-func openHostEngine(ctx context.Context, roots []string, skip []string) (*host.Host, *engine.Engine, func() error, error) {
+func openHostEngine(ctx context.Context, roots []string, skip config.Skip) (*host.Host, *engine.Engine, func() error, error) {
 	h := host.Open(ctx, host.Options{Warn: func(msg string) { fmt.Fprintln(os.Stderr, "agenthooks: warning:", msg) }})
 	eng, err := h.Engine(roots, skip)
 	if err != nil {
