@@ -39,8 +39,9 @@ esac
 // TestCopilotRunsClaudeSettings: GitHub Copilot CLI runs the hooks of a
 // project's .claude/settings.json and .claude/settings.local.json itself
 // (in a folder it trusts), but not those of the user's Claude Code
-// settings, at ~/.claude or $CLAUDE_CONFIG_DIR: agenthooks, wired at the
-// user scope, runs exactly those. Each file's hook runs once per tool
+// settings, at ~/.claude or $CLAUDE_CONFIG_DIR, nor those of a plugin the
+// project's file enables: agenthooks, wired at the user scope, runs
+// exactly those. Each file's hook runs once per tool
 // call, and the user's guard denies a command, which never runs.
 func TestCopilotRunsClaudeSettings(t *testing.T) {
 	for _, moved := range []bool{false, true} {
@@ -61,7 +62,10 @@ func TestCopilotRunsClaudeSettings(t *testing.T) {
 			scripts := filepath.Join(w.Home, "scripts")
 			mustMkdir(t, scripts)
 			mustMkdir(t, filepath.Join(w.Dir, ".claude"))
-			mustWrite(t, filepath.Join(w.Dir, ".claude", "settings.json"), claudeRecorder(t, scripts, "project", false), 0o644)
+			// The project's file enables a plugin installed in the user's
+			// Claude Code folder (wherever CLAUDE_CONFIG_DIR puts it).
+			project := strings.TrimSuffix(claudeRecorder(t, scripts, "project", false), "}") + `,"enabledPlugins":{"guard@mkt":true}}`
+			mustWrite(t, filepath.Join(w.Dir, ".claude", "settings.json"), project, 0o644)
 			mustWrite(t, filepath.Join(w.Dir, ".claude", "settings.local.json"), claudeRecorder(t, scripts, "local", false), 0o644)
 			userDir := filepath.Join(w.Home, ".claude")
 			if moved {
@@ -73,7 +77,16 @@ func TestCopilotRunsClaudeSettings(t *testing.T) {
 			}
 			mustMkdir(t, userDir)
 			mustWrite(t, filepath.Join(userDir, "settings.json"), claudeRecorder(t, scripts, "user", true), 0o644)
+			plugin := filepath.Join(userDir, "plugins", "cache", "mkt", "guard", "1.0.0")
+			mustMkdir(t, filepath.Join(plugin, ".claude-plugin"))
+			mustMkdir(t, filepath.Join(plugin, "hooks"))
+			mustWrite(t, filepath.Join(plugin, ".claude-plugin", "plugin.json"), `{"name":"guard","version":"1.0.0"}`, 0o644)
+			mustWrite(t, filepath.Join(plugin, "hooks", "hooks.json"), claudeRecorder(t, scripts, "plugin", false), 0o644)
+			mustWrite(t, filepath.Join(userDir, "plugins", "installed_plugins.json"),
+				`{"version":2,"plugins":{"guard@mkt":[{"scope":"user","installPath":"`+plugin+`","version":"1.0.0"}]}}`, 0o644)
 			w.agenthooks("install", "--agent", "copilot", "--scope", "user")
+			// agenthooks runs the project file's plugins once it trusts the file.
+			w.agenthooks("trust", w.Dir)
 			// Copilot CLI runs a project's hooks in a folder it trusts.
 			mustWrite(t, filepath.Join(w.Home, ".copilot", "config.json"), `{"trustedFolders":["`+w.Dir+`"]}`, 0o644)
 
@@ -92,13 +105,13 @@ func TestCopilotRunsClaudeSettings(t *testing.T) {
 				}
 			}
 			slices.Sort(allowed)
-			if want := []string{"local", "project", "user"}; !slices.Equal(allowed, want) {
+			if want := []string{"local", "plugin", "project", "user"}; !slices.Equal(allowed, want) {
 				t.Errorf("for the allowed call the Claude Code hooks ran %q, want each file's once: %q", allowed, want)
 			}
 			if !slices.Contains(denied, "user") || slices.Contains(denied, "unused") {
 				t.Errorf("for the denied call the Claude Code hooks ran %q, want the user's guard and not ~/.claude's when moved", denied)
 			}
-			for _, n := range []string{"project", "local", "user"} {
+			for _, n := range []string{"project", "local", "user", "plugin"} {
 				if c := strings.Count(strings.Join(denied, " ")+" ", n+" "); c > 1 {
 					t.Errorf("the %s file's hook ran %d times for the denied call", n, c)
 				}
