@@ -49,11 +49,12 @@ type Dialect struct {
 	ProjectDirVars []string
 	// RunsItself names the settings files whose hooks this agent runs
 	// itself, so agenthooks must not run them again for it
-	// (config.Locations.SkipSources): an agent's Name for every file of
-	// its, or one file's source name (config.SettingsFile.Name). The
-	// registry resolves the names (agents.SourcesOf), so no agent's
-	// package imports another's. A file the agent does not run itself is
-	// not named: agenthooks runs it, or its guard would run nowhere.
+	// (config.Locations.Skip): an agent's Name for every file of its and
+	// the plugins they enable, or one file's source name
+	// (config.SettingsFile.Name) for that file's own hooks. The registry
+	// resolves the names (agents.SkipOf), so no agent's package imports
+	// another's. What the agent does not run itself is not named:
+	// agenthooks runs it, or its guard would run nowhere.
 	RunsItself []string
 
 	// ParseFn reads the agent's payload (Parse); AnswerFn renders a

@@ -53,8 +53,9 @@ var Dialect = &agent.Dialect{
 	Title:        "GitHub Copilot",
 	// Copilot CLI runs the hooks of a project's .claude/settings.json and
 	// .claude/settings.local.json itself (in a folder it trusts), not
-	// those of the user's ~/.claude/settings.json: agenthooks runs those
-	// (e2e TestCopilotRunsClaudeSettings).
+	// those of the user's ~/.claude/settings.json nor of the plugins any
+	// of them enables: agenthooks runs those (e2e
+	// TestCopilotRunsClaudeSettings).
 	RunsItself: []string{"claude-project-local", "claude-project"},
 	ParseFn:    parseCopilot,
 	AnswerFn:   answerCopilot,
