@@ -68,23 +68,36 @@ func TestCopilotRunsUserClaudeSettings(t *testing.T) {
 	h := host.Open(context.Background(), host.Options{Memory: true, Environ: environ})
 	t.Cleanup(func() { _ = h.Close(context.Background()) })
 
+	untrusted := func(t *testing.T) {
+		if err := ts.Revoke(ws); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
-		name string
-		req  host.Request
-		want []string
-		deny string // in the answer
+		name   string
+		before func(t *testing.T)
+		req    host.Request
+		want   []string
+		deny   string // in the answer
 	}{
-		{"copilot", host.Request{Agent: "copilot", Event: "preToolUse",
+		{"copilot", nil, host.Request{Agent: "copilot", Event: "preToolUse",
 			Payload: []byte(`{"sessionId":"s","timestamp":1,"cwd":"` + ws + `","toolName":"bash","toolArgs":"{\"command\":\"rm -rf x\"}"}`)},
 			[]string{"plugin", "user"}, `"permissionDecision":"deny"`},
-		{"claude", host.Request{Agent: "claude", Event: "PreToolUse",
+		{"claude", nil, host.Request{Agent: "claude", Event: "PreToolUse",
 			Payload: []byte(`{"session_id":"s","hook_event_name":"PreToolUse","cwd":"` + ws + `","tool_name":"Bash","tool_input":{"command":"rm -rf x"}}`)},
 			nil, ""},
-		{"cursor", host.Request{Step: event.PreToolUse,
+		{"cursor", nil, host.Request{Step: event.PreToolUse,
 			Payload: []byte(`{"tool_name":"Shell","tool_input":{"command":"rm -rf x"}}`)},
 			[]string{"local", "plugin", "project", "user"}, `"permission":"deny"`},
+		// An untrusted project file enables no plugin, under Copilot too.
+		{"copilot untrusted", untrusted, host.Request{Agent: "copilot", Event: "preToolUse",
+			Payload: []byte(`{"sessionId":"s","timestamp":1,"cwd":"` + ws + `","toolName":"bash","toolArgs":"{\"command\":\"rm -rf x\"}"}`)},
+			[]string{"user"}, `"permissionDecision":"deny"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.before != nil {
+				tc.before(t)
+			}
 			if err := os.Remove(log); err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)
 			}
