@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"syscall"
 )
 
@@ -104,9 +103,7 @@ func Load(loc Locations, trust Trust) *Set {
 
 	// Other agents' settings files, in the order of their sources.
 	for _, s := range l.set.Sources.Settings() {
-		if !slices.Contains(loc.SkipSettings, s) {
-			l.loadSettings(s, roots, home, firstRoot, loc.Getenv)
-		}
+		l.loadSettings(s, roots, home, firstRoot, loc.Getenv, loc.Skip)
 	}
 	return l.set
 }

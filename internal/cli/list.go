@@ -111,7 +111,7 @@ func (o *listOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots, nil)
+	eng, closeEngine, err := openEngine(ctx, roots, config.Skip{})
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@ func (o *validateOptions) run() error {
 		if err != nil {
 			return err
 		}
-		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, nil)
+		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, config.Skip{})
 		if err != nil {
 			return err
 		}
