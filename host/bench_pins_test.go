@@ -2,6 +2,8 @@ package host_test
 
 import (
 	"testing"
+
+	"github.com/agenthooks/agenthooks/config"
 )
 
 // BenchmarkFreshPinned is what a resident host pays per step to know that
@@ -23,7 +25,7 @@ func BenchmarkFreshPinned(b *testing.B) {
 		".cursor/py/util/__init__.py": "",
 	})
 	roots := []string{root}
-	eng, err := h.Engine(roots, nil)
+	eng, err := h.Engine(roots, config.Skip{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -33,7 +35,7 @@ func BenchmarkFreshPinned(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if e, err := h.Engine(roots, nil); err != nil || e.Config() != set {
+		if e, err := h.Engine(roots, config.Skip{}); err != nil || e.Config() != set {
 			b.Fatalf("engine reloaded (%v)", err)
 		}
 	}

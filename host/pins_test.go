@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agenthooks/agenthooks/config"
 )
 
 // TestFreshSeesFileAppearWherePinnedAbsent: a resident host watches the
@@ -17,7 +19,7 @@ func TestFreshSeesFileAppearWherePinnedAbsent(t *testing.T) {
 		".cursor/hooks/lib/rules.js": "",
 	})
 	roots := []string{root}
-	eng, err := h.Engine(roots, nil)
+	eng, err := h.Engine(roots, config.Skip{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,11 +33,11 @@ func TestFreshSeesFileAppearWherePinnedAbsent(t *testing.T) {
 			t.Errorf("%s, absent, is watched itself", p)
 		}
 	}
-	if e, _ := h.Engine(roots, nil); e.Config() != set {
+	if e, _ := h.Engine(roots, config.Skip{}); e.Config() != set {
 		t.Fatal("the engine reloaded with nothing changed")
 	}
 	write(".cursor/hooks/lib/rules.mjs", "evil")
-	e, _ := h.Engine(roots, nil)
+	e, _ := h.Engine(roots, config.Skip{})
 	if e.Config() == set {
 		t.Fatal("a file appearing where Node looks did not reload the engine")
 	}
