@@ -244,6 +244,9 @@ func TestFleetAndAuditInChromium(t *testing.T) {
 	b.do(t, "pick the team again", chromedp.SetValue(chromedp.ID("team"), fmt.Sprint(created.ID)))
 	eval[chromedp.Void](t, b, `document.getElementById("team").dispatchEvent(new Event("change"))`)
 	b.waitFor(t, "the machine current", fmt.Sprintf(`!document.querySelector(%q)?.classList.contains("stale") && document.querySelector(%q).cells[4].textContent === "2"`, row, row))
+	// Every refresh the team's change started has rendered (one of them
+	// fills the sandbox field, which would wipe what is typed into it).
+	b.waitFor(t, "the page idle", `document.body.getAttribute("aria-busy") === "false"`)
 
 	// The team's sandbox, set in the page: a bad one is refused with the
 	// field; a good one reaches the machine at its next sync.

@@ -84,13 +84,21 @@ function clearError() {
 
 // guarded runs an action for a user's gesture: errors are shown, and a
 // token the server refuses sends the user back to the sign-in form.
+// busy counts the actions under way; the page says it is busy (aria-busy)
+// until the last one has rendered, for screen readers and for scripts
+// that drive the page.
+let busy = 0;
+
 async function guarded(action) {
   clearError();
+  document.body.setAttribute("aria-busy", String(++busy > 0));
   try {
     await action();
   } catch (err) {
     showError(err);
     if (err instanceof ApiError && err.code === "unauthenticated") signOut(false);
+  } finally {
+    document.body.setAttribute("aria-busy", String(--busy > 0));
   }
 }
 
