@@ -106,13 +106,21 @@ func (g *Groups) parseEvent(m jsonMember, r *reporter, bridges *int) []*Hook {
 	if !ok {
 		msg := g.Title + " event " + strconv.Quote(shorten(m.key)) + " has no Cursor counterpart; its hooks do not run under agenthooks"
 		fix := "run them from " + g.Title + " itself; agenthooks runs " + strings.Join(g.sortedEvents(), ", ")
+		report := r.warnAt
 		if !slices.Contains(g.KnownEvents, m.key) {
 			msg = "unknown " + g.Title + " event " + strconv.Quote(shorten(m.key)) + "; its hooks are skipped"
 			if s, ok := closest(m.key, append(g.sortedEvents(), g.KnownEvents...)); ok {
 				fix = "did you mean " + s + "?"
 			}
+			// A typo of an event agenthooks runs (preToolUse for
+			// PreToolUse) disarms its hooks, as a misspelt step does;
+			// an empty list has none to disarm.
+			empty := m.value.kind == jsonArray && len(m.value.elems) == 0
+			if _, near := nearName(m.key, g.sortedEvents()); near && !empty {
+				report = r.disarmAt
+			}
 		}
-		r.warnAt(m.keyOff, ptr, msg, fix)
+		report(m.keyOff, ptr, msg, fix)
 		return nil
 	}
 	if m.value.kind != jsonArray {
@@ -200,6 +208,12 @@ func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *repor
 			case TypeCommand, TypePrompt:
 				h.Type = v.str
 			default:
+				if s, near := nearName(v.str, []string{TypeCommand, TypePrompt}); near {
+					// "comand" is no type of any agent: the handler
+					// runs nowhere, so its guard is disarmed.
+					r.disarmAt(v.off, mptr, "unknown hook type "+v.describe()+"; this one is skipped", `did you mean "`+s+`"?`)
+					return nil
+				}
 				r.warnAt(v.off, mptr, g.Title+" "+v.describe()+" hooks do not run under agenthooks; this one is skipped",
 					`only "command" and "prompt" hooks run; keep it for `+g.Title+` alone, or rewrite it as a command`)
 				return nil
