@@ -14,7 +14,8 @@ import (
 // disarms the hook (Problem.Disarms); a name on no folder of env's PATH
 // is a warning, since PATH is this process's, which may not be the
 // agent's. An interpreter whose script is not there is reported too
-// (MissingScripts).
+// (MissingScripts), and a script whose "#!" interpreter is not
+// (BadInterpreters).
 func MissingPrograms(hooks []*Hook, env []string) []Problem {
 	var out []Problem
 	for _, h := range hooks {
@@ -23,8 +24,10 @@ func MissingPrograms(hooks []*Hook, env []string) []Problem {
 		}
 		name, missing := proc.MissingProgram(h.Command, h.Dir, env)
 		if !missing {
-			// The program is there: the script it runs may not be.
+			// The program is there: the script it runs, or the
+			// interpreter its "#!" line names, may not be.
 			out = append(out, MissingScripts([]*Hook{h})...)
+			out = append(out, BadInterpreters([]*Hook{h}, env)...)
 			continue
 		}
 		effect := "lets the step through"
