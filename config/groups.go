@@ -237,6 +237,9 @@ func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *repor
 				return nil
 			}
 			h.Timeout = time.Duration(v.number() * float64(time.Second))
+			if msg, fix, bad := timeoutMistake(v.number()); bad {
+				r.disarmAt(v.off, mptr, msg, fix)
+			}
 		case "args":
 			if v.kind != jsonArray {
 				r.errAt(v.off, mptr, "must be an array of strings, got "+v.describe(), `write "args": ["--flag", "value"]`)
