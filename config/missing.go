@@ -16,8 +16,9 @@ import (
 // disarms the hook (Problem.Disarms); a name on no folder of env's PATH
 // is a warning, since PATH is this process's, which may not be the
 // agent's. An interpreter whose script is not there is reported too
-// (MissingScripts), and a script whose "#!" interpreter is not
-// (BadInterpreters).
+// (MissingScripts), a script whose "#!" interpreter is not
+// (BadInterpreters), and a program named through a misspelt variable
+// (misspeltVar).
 func MissingPrograms(hooks []*Hook, env []string) []Problem {
 	var out []Problem
 	for _, h := range hooks {
@@ -25,6 +26,10 @@ func MissingPrograms(hooks []*Hook, env []string) []Problem {
 			continue
 		}
 		if p, ok := backslashedProgram(h); ok {
+			out = append(out, p)
+			continue
+		}
+		if p, ok := misspeltVar(h, env); ok {
 			out = append(out, p)
 			continue
 		}
