@@ -241,13 +241,24 @@ func TestNothingLostWhileLocked(t *testing.T) {
 	dir := t.TempDir()
 	openTest(t, Options{Dir: dir}) // creates the schema
 	stop := make(chan struct{})
+	// The writers start once the lock is first held, so that on a loaded
+	// machine they cannot all finish before the holder takes it.
+	held := make(chan struct{})
 	var holder sync.WaitGroup
 	holder.Go(func() {
+		first := true
 		for {
 			unlock, err := lockDatabase(dir)
 			if err != nil {
 				t.Error(err)
+				if first {
+					close(held)
+				}
 				return
+			}
+			if first {
+				close(held)
+				first = false
 			}
 			time.Sleep(30 * time.Millisecond)
 			if err := unlock(); err != nil {
@@ -260,6 +271,7 @@ func TestNothingLostWhileLocked(t *testing.T) {
 			}
 		}
 	})
+	<-held
 	var wg sync.WaitGroup
 	var spooled atomic.Int32
 	for w := range 6 {

@@ -68,9 +68,15 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, string, error) 
 		// The driver takes everything after '?' as its parameters.
 		return nil, "", fmt.Errorf("sqlite database %q: the path contains '?', which SQLite cannot open: choose another path", abs)
 	}
-	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600); err != nil {
+	f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
 		return nil, "", fmt.Errorf("sqlite database: %w", err)
-	} else if err := f.Close(); err != nil {
+	}
+	fi, err := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return nil, "", fmt.Errorf("sqlite database: %w", err)
 	}
 	db, err := sql.Open("sqlite", abs+"?"+params(o))
@@ -80,6 +86,16 @@ func Open(ctx context.Context, path string, o Options) (*sql.DB, string, error) 
 	if err := ping(ctx, db, o.BusyTimeout); err != nil {
 		_ = db.Close()
 		return nil, "", fmt.Errorf("open %s: %w", abs, err)
+	}
+	if o.IncrementalVacuum && fi.Size() == 0 {
+		// Once, on the new file, not on every connection: setting the
+		// mode writes it in the file's header, a write that a new
+		// connection would wait for (past its busy timeout while writes
+		// follow each other). The VACUUM of the empty file keeps it.
+		if _, err := db.ExecContext(ctx, "PRAGMA auto_vacuum = INCREMENTAL; VACUUM"); err != nil {
+			_ = db.Close()
+			return nil, "", fmt.Errorf("open %s: set incremental auto-vacuum: %w", abs, err)
+		}
 	}
 	return db, abs, nil
 }
@@ -109,10 +125,6 @@ func ping(ctx context.Context, db *sql.DB, busy time.Duration) error {
 func params(o Options) string {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", millis(o.BusyTimeout)))
-	if o.IncrementalVacuum {
-		// Before anything writes the new file's first page.
-		q.Add("_pragma", "auto_vacuum(INCREMENTAL)")
-	}
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "synchronous(NORMAL)")
 	if o.JournalSizeLimit > 0 {

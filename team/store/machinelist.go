@@ -42,7 +42,7 @@ func (s *sqlStore) ListMachines(ctx context.Context, q MachineQuery) (MachinePag
 		return MachinePage{}, fmt.Errorf("list the machines of team %d: %w", q.TeamID, err)
 	}
 	if page.Machines, err = s.machinesByID(ctx, q.TeamID, ids); err != nil {
-		return MachinePage{}, fmt.Errorf("list the machines of team %d: %w", q.TeamID, err)
+		return MachinePage{}, fmt.Errorf("list the machines of team %d: read the page's machines: %w", q.TeamID, err)
 	}
 	return page, nil
 }
@@ -78,8 +78,10 @@ func listingQuery(q MachineQuery) string {
 }
 
 // orderedMachineIDs reads the ids of the machines q matches, in the
-// fleet view's order, at one point in time.
-func (s *sqlStore) orderedMachineIDs(ctx context.Context, q MachineQuery) ([]string, error) {
+// fleet view's order, at one point in time: n ids, joined by newlines
+// (one string, not a string an id: a listing of 100,000 machines is
+// stored joined, and only its first page is split).
+func (s *sqlStore) orderedMachineIDs(ctx context.Context, q MachineQuery) (joined string, n int, err error) {
 	where, args := machineFilters(q)
 	type part struct {
 		cond, order string
@@ -89,20 +91,28 @@ func (s *sqlStore) orderedMachineIDs(ctx context.Context, q MachineQuery) ([]str
 	if !q.StaleOnly && !q.BehindOnly {
 		parts = append(parts, part{"installed_revision >= ? AND last_sync >= ?", "last_sync DESC, machine_id DESC"})
 	}
-	var ids []string
-	err := s.read(ctx, func(tx *sql.Tx) error {
+	var buf []byte
+	sep := func() {
+		if n > 0 {
+			buf = append(buf, '\n')
+		}
+		n++
+	}
+	err = s.read(ctx, func(tx *sql.Tx) error {
 		for _, p := range parts {
 			pargs := append(slices.Clone(args), q.Revision, q.StaleBeforeMs)
 			if s.d.arrays {
 				// PostgreSQL joins them (in order) in the server: half the
 				// time of sending a row each.
-				var joined string
+				var part string
 				if err := tx.QueryRowContext(ctx, s.d.rebind(`SELECT COALESCE(string_agg(machine_id, E'\n' ORDER BY `+p.order+`), '') FROM machines WHERE `+
-					where+` AND `+p.cond), pargs...).Scan(&joined); err != nil {
+					where+` AND `+p.cond), pargs...).Scan(&part); err != nil {
 					return err
 				}
-				if joined != "" {
-					ids = append(ids, strings.Split(joined, "\n")...)
+				if part != "" {
+					sep()
+					buf = append(buf, part...)
+					n += strings.Count(part, "\n")
 				}
 				continue
 			}
@@ -110,13 +120,14 @@ func (s *sqlStore) orderedMachineIDs(ctx context.Context, q MachineQuery) ([]str
 			if err != nil {
 				return err
 			}
+			var id sql.RawBytes
 			for rows.Next() {
-				var id string
 				if err := rows.Scan(&id); err != nil {
 					rows.Close()
 					return err
 				}
-				ids = append(ids, id)
+				sep()
+				buf = append(buf, id...)
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
@@ -125,7 +136,29 @@ func (s *sqlStore) orderedMachineIDs(ctx context.Context, q MachineQuery) ([]str
 		}
 		return nil
 	})
-	return ids, err
+	return string(buf), n, err
+}
+
+// idBlocks cuts n ids joined by newlines into blocks of listingBlock
+// ids, each still joined: substrings of joined, not copies.
+func idBlocks(joined string, n int) []string {
+	blocks := make([]string, 0, (n+listingBlock-1)/listingBlock)
+	for rest := joined; rest != ""; {
+		end, count := 0, 0
+		for count < listingBlock {
+			i := strings.IndexByte(rest[end:], '\n')
+			if i < 0 {
+				end = len(rest)
+				break
+			}
+			end += i + 1
+			count++
+		}
+		block := strings.TrimSuffix(rest[:end], "\n")
+		blocks = append(blocks, block)
+		rest = rest[end:]
+	}
+	return blocks
 }
 
 // beginListing reads the first page's ids, and when more machines
@@ -140,20 +173,25 @@ func (s *sqlStore) beginListing(ctx context.Context, q MachineQuery, limit int) 
 			return ids, page, err
 		}
 	case !errors.Is(err, sql.ErrNoRows):
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("look for a recent listing: %w", err)
 	}
-	ids, err := s.orderedMachineIDs(ctx, q)
+	joined, n, err := s.orderedMachineIDs(ctx, q)
 	if err != nil {
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("read the machines in order: %w", err)
 	}
-	if len(ids) <= limit {
-		return ids, MachinePage{}, nil
+	if n == 0 {
+		return nil, MachinePage{}, nil
+	}
+	blocks := idBlocks(joined, n)
+	first := strings.Split(blocks[0], "\n")
+	if n <= limit {
+		return first, MachinePage{}, nil
 	}
 	now := nowMs()
 	var id int64
 	err = s.writeData(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, s.d.rebind(`INSERT INTO machine_listings (team_id, query, machines, created_at) VALUES (?, ?, ?, ?) RETURNING id`),
-			q.TeamID, listingQuery(q), len(ids), now).Scan(&id); err != nil {
+			q.TeamID, listingQuery(q), n, now).Scan(&id); err != nil {
 			return err
 		}
 		stmt, err := tx.PrepareContext(ctx, s.d.rebind(`INSERT INTO machine_listing_blocks (listing_id, block, machine_ids) VALUES (?, ?, ?)`))
@@ -161,8 +199,8 @@ func (s *sqlStore) beginListing(ctx context.Context, q MachineQuery, limit int) 
 			return err
 		}
 		defer stmt.Close()
-		for b := 0; b*listingBlock < len(ids); b++ {
-			if _, err := stmt.ExecContext(ctx, id, b, strings.Join(ids[b*listingBlock:min((b+1)*listingBlock, len(ids))], "\n")); err != nil {
+		for b, block := range blocks {
+			if _, err := stmt.ExecContext(ctx, id, b, block); err != nil {
 				return err
 			}
 		}
@@ -171,7 +209,7 @@ func (s *sqlStore) beginListing(ctx context.Context, q MachineQuery, limit int) 
 	if err != nil {
 		return nil, MachinePage{}, fmt.Errorf("write the listing: %w", err)
 	}
-	return ids[:limit], MachinePage{Listing: id, Next: limit}, nil
+	return first[:limit], MachinePage{Listing: id, Next: limit}, nil
 }
 
 // listingReuse is how recent a listing of the same filters a first
@@ -199,7 +237,7 @@ func (s *sqlStore) readListing(ctx context.Context, q MachineQuery, listing int6
 	case errors.Is(err, sql.ErrNoRows), err == nil && time.Since(time.UnixMilli(created)) > ListingTTL:
 		return nil, MachinePage{}, fmt.Errorf("listing %d: %w", listing, ErrListingGone)
 	case err != nil:
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("read listing %d: %w", listing, err)
 	case teamID != q.TeamID:
 		return nil, MachinePage{}, &ValidationError{Field: "page_token", Problem: fmt.Sprintf("is a page of team %d's machines, not team %d's", teamID, q.TeamID),
 			Fix: "send the team_id the first page was asked for, or no page_token for a first page"}
@@ -213,7 +251,7 @@ func (s *sqlStore) readListing(ctx context.Context, q MachineQuery, listing int6
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(`SELECT machine_ids FROM machine_listing_blocks WHERE listing_id = ? AND block >= ? AND block <= ? ORDER BY block`),
 		listing, offset/listingBlock, (end-1)/listingBlock)
 	if err != nil {
-		return nil, MachinePage{}, err
+		return nil, MachinePage{}, fmt.Errorf("read listing %d: %w", listing, err)
 	}
 	defer rows.Close()
 	var ids []string

@@ -95,9 +95,17 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 		staleBefore := start.Add(-24 * time.Hour).UnixMilli()
 		want := inFleetOrder(initial, 2, staleBefore)
 
+		reporter, readers := other, []Store{s, other}
 		stop, began := make(chan struct{}), make(chan struct{})
 		var wg sync.WaitGroup
 		var reported int
+		var stopOnce, beganOnce sync.Once
+		halt := func() {
+			beganOnce.Do(func() { close(began) })
+			stopOnce.Do(func() { close(stop) })
+			wg.Wait()
+		}
+		defer halt() // also when the paging fails
 		wg.Go(func() {
 			<-began
 			for round := 1; ; round++ {
@@ -113,8 +121,12 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 				}
 				batch = append(batch, MachineReport{TeamID: team.ID, MachineID: fmt.Sprintf("new%03d", round), Hostname: "new",
 					LastSyncMs: start.Add(-48 * time.Hour).UnixMilli()})
-				if _, err := other.RecordMachines(ctx, batch); err != nil {
-					t.Error(err)
+				if _, err := reporter.RecordMachines(ctx, batch); err != nil {
+					select {
+					case <-stop: // the paging failed and ended the test
+					default:
+						t.Error(err)
+					}
 					return
 				}
 				reported++
@@ -128,12 +140,12 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 			if pages > 100 {
 				t.Fatal("paging did not end")
 			}
-			page, err := []Store{s, other}[pages%2].ListMachines(ctx, q)
+			page, err := readers[pages%len(readers)].ListMachines(ctx, q)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if pages == 0 {
-				close(began)
+				beganOnce.Do(func() { close(began) })
 			}
 			for _, m := range page.Machines {
 				if seen[m.MachineID] {
@@ -154,8 +166,7 @@ func TestMachinePagesWhileReporting(t *testing.T) {
 			q.Listing, q.Offset = page.Listing, page.Next
 			time.Sleep(2 * time.Millisecond) // let the reports land between pages
 		}
-		close(stop)
-		wg.Wait()
+		halt()
 		if reported == 0 || fresh == 0 {
 			t.Fatalf("%d reports landed while paging, %d listed machines showed one: the test proves nothing", reported, fresh)
 		}

@@ -125,7 +125,7 @@ var sqliteDialect = dialect{
 	// AUTOINCREMENT: an id is never handed out again, even after the
 	// row with the highest id is deleted, so a deleted hook's history
 	// cannot be mistaken for a new hook's.
-	words: map[string]string{"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "machines_fillfactor": ""},
+	words: map[string]string{"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "machines_fillfactor": "", "drop_machines_sync_index": ""},
 	// Deferred: the read takes no lock and sees one snapshot of the WAL.
 	readTx:   &sql.TxOptions{ReadOnly: true},
 	isUnique: sqlitedb.IsUniqueViolation,
