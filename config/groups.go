@@ -76,6 +76,7 @@ func (g *Groups) Parse(path string, data []byte, src Source, dir, root string) *
 		return f
 	}
 	f.Plugins = boolMap(doc, "enabledPlugins", r)
+	nearMissingKeys(doc, r, "hooks", "enabledPlugins")
 	defer func() {
 		for _, h := range f.Hooks {
 			h.Env = env
@@ -344,4 +345,26 @@ func boolMap(doc *jsonNode, key string, r *reporter) map[string]bool {
 		out[e.key] = e.value.boolean
 	}
 	return out
+}
+
+// nearMissingKeys reports a top-level key that is a typo of one of keys
+// the file lacks ("hook" for "hooks", "enabledPlugin"): the agent ignores
+// it as it ignores every key it does not know, so the hooks under it, or
+// the plugins it enables, never run (Problem.Disarms). An empty value has
+// nothing to disarm.
+func nearMissingKeys(doc *jsonNode, r *reporter, keys ...string) {
+	for _, key := range keys {
+		if _, ok := doc.get(key); ok {
+			continue
+		}
+		for _, m := range doc.members {
+			if m.value.kind != jsonObject || len(m.value.members) == 0 {
+				continue
+			}
+			if _, near := nearName(m.key, []string{key}); near {
+				r.disarmAt(m.keyOff, pointerJoin("", m.key), "unknown key "+strconv.Quote(shorten(m.key))+"; ignored, so what it holds never runs",
+					`did you mean "`+key+`"?`)
+			}
+		}
+	}
 }
