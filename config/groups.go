@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,10 @@ type Groups struct {
 	// NoMatcher lists the steps whose events ignore the matcher, as the
 	// agent does.
 	NoMatcher []event.Step
+	// Tools are the agent's tool names, which its tool events' matchers
+	// name: a one-word matcher that differs from one only in case or
+	// spaces never matches, and disarms its hooks.
+	Tools []string
 }
 
 // envFileVar is the env file variable of the format's shape.
@@ -185,7 +190,40 @@ func (g *Groups) matcher(grp *jsonNode, step event.Step, ptr string, r *reporter
 			`write tool names separated by | (e.g. "Edit|Write") or a regular expression`)
 		return nil, "", false
 	}
+	if name, ok := g.caseMissedTool(c, m.value.str, step); ok {
+		r.disarmAt(m.value.off, pointerJoin(ptr, "matcher"),
+			fmt.Sprintf("%q matches no tool %s calls: tool names are matched exactly, case and spaces included, so the hook never runs", m.value.str, g.Title),
+			fmt.Sprintf("match %q", name))
+	}
 	return c, m.value.str, true
+}
+
+// caseMissedTool returns the tool a one-word matcher of a tool event
+// means when it matches none of the agent's tool names (Tools) only for
+// its case or the spaces around it ("bash", "Bash "): the hook never
+// runs. A word naming no tool is left alone (a tool of a newer version).
+func (g *Groups) caseMissedTool(c *match.Matcher, pattern string, step event.Step) (string, bool) {
+	switch step {
+	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
+	default:
+		return "", false
+	}
+	word := strings.TrimSpace(pattern)
+	if len(g.Tools) == 0 || word == "" || strings.ContainsFunc(word, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		return "", false
+	}
+	meant := ""
+	for _, name := range slices.Concat(g.Tools, cursorToolNames) {
+		if c.MatchString(name) {
+			return "", false
+		}
+		if meant == "" && strings.EqualFold(word, name) {
+			meant = name
+		}
+	}
+	return meant, meant != ""
 }
 
 // parseHandler reads one handler; nil when it cannot run here.
