@@ -124,6 +124,12 @@ func (g *Groups) parseEvent(m jsonMember, r *reporter, bridges *int) []*Hook {
 			empty := m.value.kind == jsonArray && len(m.value.elems) == 0
 			if _, near := nearName(m.key, g.sortedEvents()); near && !empty {
 				report = r.disarmAt
+			} else if event.Step(m.key).Known() && !empty {
+				// A Cursor step written into this agent's file (hooks
+				// moved from hooks.json): the agent skips it.
+				msg = "unknown " + g.Title + " event " + strconv.Quote(shorten(m.key)) + " (a Cursor step, which belongs in .cursor/hooks.json); its hooks are skipped"
+				fix = "move them to .cursor/hooks.json, or use one of " + g.Title + "'s events: " + strings.Join(g.sortedEvents(), ", ")
+				report = r.disarmAt
 			}
 		}
 		report(m.keyOff, ptr, msg, fix)
