@@ -47,10 +47,14 @@ type Dialect struct {
 	// root the agent runs its hooks for, in order of preference; the
 	// workspace roots come from them when --workspace is not given.
 	ProjectDirVars []string
-	// RunsItself names the agents (Name) whose settings files' hooks this
-	// agent runs itself, so agenthooks must not run them again for it
-	// (config.Locations.SkipSettings); the registry resolves the names,
-	// so no agent's package imports another's.
+	// RunsItself names the settings files whose hooks this agent runs
+	// itself, so agenthooks must not run them again for it
+	// (config.Locations.Skip): an agent's Name for every file of its and
+	// the plugins they enable, or one file's source name
+	// (config.SettingsFile.Name) for that file's own hooks. The registry
+	// resolves the names (agents.SkipOf), so no agent's package imports
+	// another's. What the agent does not run itself is not named:
+	// agenthooks runs it, or its guard would run nowhere.
 	RunsItself []string
 
 	// ParseFn reads the agent's payload (Parse); AnswerFn renders a

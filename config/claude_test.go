@@ -133,8 +133,9 @@ func TestLoadClaudeSources(t *testing.T) {
 	}
 
 	loc := f.loc()
-	loc.SkipSettings = []*Settings{testClaude}
+	names := []string{"claude-project-local", "claude-project", "claude-user"}
+	loc.Skip = Skip{Hooks: names, Plugins: names}
 	if got := commands(Load(loc, trust).Hooks); !slices.Equal(got, []string{"project", "user"}) {
-		t.Errorf("SkipSettings: hooks = %q", got)
+		t.Errorf("Skip: hooks = %q", got)
 	}
 }

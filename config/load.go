@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"syscall"
 )
 
@@ -104,9 +103,7 @@ func Load(loc Locations, trust Trust) *Set {
 
 	// Other agents' settings files, in the order of their sources.
 	for _, s := range l.set.Sources.Settings() {
-		if !slices.Contains(loc.SkipSettings, s) {
-			l.loadSettings(s, roots, home, firstRoot, loc.Getenv)
-		}
+		l.loadSettings(s, roots, home, firstRoot, loc.Getenv, loc.Skip)
 	}
 	return l.set
 }
@@ -240,6 +237,12 @@ func (l *loader) unreadableTrust(f *File, err error) {
 // watch records path and its missing parents up to the first existing one.
 func (l *loader) watch(path string) {
 	l.addWatch(path)
+	l.watchParents(path)
+}
+
+// watchParents records the folder of path, and its missing parents up to
+// the first existing one: what changes when a file appears at path.
+func (l *loader) watchParents(path string) {
 	for d := filepath.Dir(path); ; d = filepath.Dir(d) {
 		l.addWatch(d)
 		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {

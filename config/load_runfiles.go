@@ -10,8 +10,9 @@ type runFileKey struct{ root, path string }
 
 // runFileVerdict is CheckRunFile's answer for one file.
 type runFileVerdict struct {
-	ok     bool
-	reason string
+	ok      bool
+	reason  string
+	present bool // something is at the path (a file, a folder, a link)
 }
 
 // checkRunFiles checks the files that the hooks of a trusted project file
@@ -31,6 +32,12 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 	if l.runFiles == nil {
 		l.runFiles = map[runFileKey]runFileVerdict{}
 	}
+	check := func(file string, present bool, sum [32]byte) (bool, string) {
+		return rt.CheckRunFile(f.Root, file, present, sum)
+	}
+	if c, ok := rt.(runFileChecker); ok {
+		check = c.RunFileChecker(f.Root)
+	}
 	var order []string                // failing files, in order of first use
 	stoppedBy := map[string][]*Hook{} // failing file → the hooks it stops
 	reasons := map[string]string{}    // failing file → why
@@ -41,8 +48,14 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 		}
 		// As Hook.RunFiles, with each file read once per load.
 		for _, p := range RunFilePaths(h.Command, h.Dir, h.Root, h.ProjectDirVars()) {
-			l.watch(p)
-			v := l.runFileVerdict(rt, f.Root, p)
+			v := l.runFileVerdict(check, f.Root, p)
+			if v.present {
+				l.watch(p)
+			} else {
+				// A file appearing changes its folder: watching that
+				// is enough, and a stat less per step.
+				l.watchParents(p)
+			}
 			if v.ok {
 				continue
 			}
@@ -70,19 +83,26 @@ func (l *loader) checkRunFiles(f *File) map[*Hook]bool {
 	return stopped
 }
 
-// runFileVerdict reads one file and asks the trust store about it, once
-// per load.
-func (l *loader) runFileVerdict(rt RunFileTrust, root, path string) runFileVerdict {
+// runFileChecker is a RunFileTrust that checks the files of one root for
+// one load more cheaply than CheckRunFile file by file (package trust's
+// Store resolves the root and each folder once).
+type runFileChecker interface {
+	RunFileChecker(root string) func(file string, present bool, sum [32]byte) (ok bool, reason string)
+}
+
+// runFileVerdict reads one file and asks the trust store about it (with
+// check), once per load.
+func (l *loader) runFileVerdict(check func(string, bool, [32]byte) (bool, string), root, path string) runFileVerdict {
 	k := runFileKey{root, path}
 	if v, ok := l.runFiles[k]; ok {
 		return v
 	}
 	rf := readRunFile(path)
-	var v runFileVerdict
+	v := runFileVerdict{present: rf.Present || rf.Err != nil}
 	if rf.Err != nil {
 		v.reason = fmt.Sprintf("cannot read %s to check it against the workspace's trust: %s", rf.Path, errText(rf.Err))
 	} else {
-		v.ok, v.reason = rt.CheckRunFile(root, rf.Path, rf.Present, rf.SHA256)
+		v.ok, v.reason = check(rf.Path, rf.Present, rf.SHA256)
 		if !v.ok && v.reason == "" {
 			v.reason = rf.Path + " is not trusted"
 		}

@@ -32,16 +32,37 @@ type Locations struct {
 	// list, agents.Settings, which a host fills in. They are read after
 	// Cursor's files; nil is Cursor's sources alone.
 	Settings []*Settings
-	// SkipSettings leaves some of Settings unread: for a host that is that
-	// agent, or that reads them itself (GitHub Copilot CLI reads Claude
-	// Code's), running them again here would run them twice. They stay
-	// sources all the same: a stored session still names them, and their
-	// agents' variables are still refused from a session (Sources).
-	SkipSettings []*Settings
+	// Skip leaves parts of Settings unread: for a host that is that agent,
+	// or that runs some of them itself (GitHub Copilot CLI runs the hooks
+	// of a project's .claude/settings.json and .claude/settings.local.json,
+	// not those of the user's ~/.claude/settings.json, nor any plugin's),
+	// running them again here would run them twice. A file left out stays
+	// a source all the same: a stored session still names it, its agent's
+	// variables are still refused from a session, and trust still pins it
+	// (Sources).
+	Skip Skip
 	// Getenv reads the environment the hooks are loaded for, for the
 	// variables that move an agent's user folder (Settings.UserDir); nil
 	// reads an empty one. DefaultLocations sets it.
 	Getenv func(string) string
+}
+
+// Skip names files of Settings, by their sources' names
+// (SettingsFile.Name), whose hooks a host leaves unread.
+type Skip struct {
+	// Hooks are the files whose own hooks are left unread. Such a file
+	// is still read for the plugins it enables and its env block, which
+	// reaches those plugins' hooks and the hooks of the agent's files of
+	// lower rank, unless Plugins names it too.
+	Hooks []string
+	// Plugins are the files whose enabled plugins' hooks are left unread
+	// too.
+	Plugins []string
+}
+
+// Key is s as a key of a map of engines.
+func (s Skip) Key() string {
+	return strings.Join(s.Hooks, " ") + "\x00" + strings.Join(s.Plugins, " ")
 }
 
 // DefaultEnterpriseFile returns this OS's system-wide hooks file.

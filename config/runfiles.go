@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // RunFile is a file that a project hook runs or reads, as it is now.
@@ -43,54 +44,84 @@ type RunFile struct {
 // by the command (.cursor/hooks/x.sh, ./hooks/x.sh, bun run
 // .cursor/hooks/t.ts, python3 hooks/g.py), a policy of `agenthooks policy
 // .cursor/policies/p.yaml` and a file given as an argument or redirected
-// in (< rules.txt) are pinned; a file a script reads without the command
-// naming it is not. What interpreters resolve a word to is pinned too
-// (runresolve.go): node's guard.js for `node guard`, python -m's module,
-// a script's sources, npm scripts and Makefile recipes.
+// in (< rules.txt) are pinned; a data file a script reads without the
+// command naming it is not. What interpreters resolve a word to is pinned
+// too (runresolve.go): node's guard.js for `node guard`, python -m's
+// module, npm scripts and Makefile recipes; and so is what each file that
+// runs loads in turn (runfollow.go): a Node require, the modules on
+// Python's sys.path, a shell script's sources and the scripts it runs, a
+// Ruby require_relative, or the file's whole folder where that cannot be
+// told.
 func RunFilePaths(command, dir, root string, rootVars []string) []string {
 	paths, _ := RunFileReport(command, dir, root, rootVars)
 	return paths
 }
 
-// maxFolderFiles bounds the files pinned for one folder a command names:
-// a hook that runs a package (python3 .cursor/guard) has a few; a word
-// that names a whole tree is not worth hashing at every load past this.
-const maxFolderFiles = 1000
+// CommandFiles returns the paths inside root that the words of a command
+// run from dir name themselves (globs and folders expanded), without what
+// interpreters resolve them to or what those files load: what a command
+// names, for a caller that wants its script (a team hook's one file).
+func CommandFiles(command, dir, root string, rootVars []string) []string {
+	if root == "" {
+		return nil
+	}
+	r := newResolver(dir, root, rootVars)
+	for _, w := range commandWords(command, r.root, rootVars) {
+		if p, ok := r.inside(w, dir); ok {
+			r.add(p)
+		}
+	}
+	return r.paths
+}
+
+// maxFolderFiles and maxFolderBytes bound the files pinned for one
+// folder (a folder a command names, or one pinned whole because what runs
+// in it cannot be told): a hook that runs a package (python3 .cursor/guard)
+// has a few; a tree past these is not worth hashing at every load, and
+// the files past the bound are reported as not pinned (RunNote.Unpinned).
+const (
+	maxFolderFiles = 1000
+	maxFolderBytes = 64 << 20
+)
 
 // expandRunPath is what a word naming p runs or reads: p itself; for a
 // glob (.cursor/hooks/pre-*.sh), every path it matches inside root, so a
 // file a pull request adds to the match counts as added; for a folder
 // (python3 .cursor/guard), the files in it, so an edit to one counts as
 // changed. A glob with no match stays as written: a file that appears
-// there later counts as added too.
-func expandRunPath(p, root string) []string {
+// there later counts as added too. full names a folder whose files past
+// the bound are not pinned.
+func expandRunPath(p, root string) (paths []string, full []string) {
 	if alts := braces(p, 64); len(alts) > 1 {
 		// bash's {a,b}: each alternative is a word of its own.
-		var out []string
 		for _, a := range alts {
-			out = append(out, expandRunPath(a, root)...)
+			ps, fs := expandRunPath(a, root)
+			paths, full = append(paths, ps...), append(full, fs...)
 		}
-		return out
+		return paths, full
 	}
 	if strings.ContainsAny(p, "*?[") {
 		matches, err := filepath.Glob(p)
 		if err == nil && len(matches) > 0 {
-			var out []string
 			for _, m := range matches {
 				if within(root, m) {
-					out = append(out, expandRunPath(m, root)...)
+					ps, fs := expandRunPath(m, root)
+					paths, full = append(paths, ps...), append(full, fs...)
 				}
 			}
-			return out
+			return paths, full
 		}
 	}
 	fi, err := os.Stat(p)
 	if err != nil || !fi.IsDir() {
-		return []string{p}
+		return []string{p}, nil
 	}
-	var out []string
-	walkFiles(p, &out, 0)
-	return out
+	w := folderWalk{}
+	w.walk(p, 0)
+	if w.full {
+		full = []string{p}
+	}
+	return w.files, full
 }
 
 // braces expands bash's brace alternatives in s (a{b,c}d: abd, acd), to at
@@ -136,23 +167,50 @@ func braces(s string, limit int) []string {
 	return []string{s}
 }
 
-// walkFiles adds the files below dir to out, up to maxFolderFiles, and
-// goes into a linked folder as into its own (a package of code linked in
-// runs as if it were there), to a few links deep. The link itself is
-// listed too, so that pointing it elsewhere is a change.
-func walkFiles(dir string, out *[]string, links int) {
+// folderWalk gathers the files below a folder, up to maxFolderFiles and
+// maxFolderBytes; full reports that it stopped there.
+type folderWalk struct {
+	files []string
+	bytes int64
+	full  bool
+}
+
+// walk adds the files below dir, and goes into a linked folder as into
+// its own (a package of code linked in runs as if it were there), to a
+// few links deep. The link itself is listed too, so that pointing it
+// elsewhere is a change. A __pycache__ folder is left out: Python writes
+// it as it imports, so pinning it would stop the hook after its first run
+// (docs/cli.md says what this leaves open); so is .git, which every git
+// command writes and no hook runs.
+func (w *folderWalk) walk(dir string, links int) {
 	_ = filepath.WalkDir(dir, func(f string, d fs.DirEntry, err error) error {
-		if err != nil || len(*out) >= maxFolderFiles {
+		if err != nil {
 			return filepath.SkipDir
 		}
+		if w.full {
+			return filepath.SkipAll
+		}
 		if d.IsDir() {
+			if d.Name() == "__pycache__" || d.Name() == ".git" {
+				return filepath.SkipDir
+			}
 			return nil
 		}
-		*out = append(*out, f)
+		if len(w.files) >= maxFolderFiles {
+			w.full = true
+			return filepath.SkipAll
+		}
+		if info, err := d.Info(); err == nil && info.Mode().IsRegular() {
+			if w.bytes += info.Size(); w.bytes > maxFolderBytes {
+				w.full = true
+				return filepath.SkipAll
+			}
+		}
+		w.files = append(w.files, f)
 		if d.Type()&fs.ModeSymlink != 0 && links < 4 {
 			if fi, err := os.Stat(f); err == nil && fi.IsDir() {
 				// The separator makes the walk follow the link itself.
-				walkFiles(f+string(filepath.Separator), out, links+1)
+				w.walk(f+string(filepath.Separator), links+1)
 			}
 		}
 		return nil
@@ -173,6 +231,10 @@ func (h *Hook) RunFiles() []RunFile {
 	}
 	return out
 }
+
+// hashBuffers are the buffers readRunFile hashes through: a load hashes
+// every file its hooks may run.
+var hashBuffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // readRunFile stats and hashes one path. It stats before it opens, so a
 // named pipe is never opened (that would block); the content is streamed,
@@ -213,7 +275,11 @@ func readRunFile(p string) RunFile {
 		return rf
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	buf := hashBuffers.Get().(*[]byte)
+	defer hashBuffers.Put(buf)
+	// Read alone, so that the buffer is used: *os.File's WriteTo would
+	// allocate one of its own for every file.
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, *buf); err != nil {
 		rf.Err = fmt.Errorf("read %s: %w", p, err)
 		return rf
 	}

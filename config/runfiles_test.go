@@ -24,7 +24,7 @@ func TestRunFilePaths(t *testing.T) {
 	}{
 		{".cursor/hooks/check.sh", []string{in(".cursor/hooks/check.sh")}},
 		{"./hooks/x.sh ask", []string{in("hooks/x.sh"), in("ask")}},
-		{"bun run .cursor/hooks/t.ts", []string{in("bun"), in("run"), in(".cursor/hooks/t.ts")}},
+		{"bun run .cursor/hooks/t.ts", []string{in("bun"), in("run"), in(".cursor/hooks/t.ts"), in("bunfig.toml")}}, // bunfig.toml may preload code
 		{"/usr/bin/python3 .cursor/hooks/g.py", []string{in(".cursor/hooks/g.py")}},
 		{"agenthooks policy .cursor/policies/p.yaml", []string{in("agenthooks"), in("policy"), in(".cursor/policies/p.yaml")}},
 		{`"$CLAUDE_PROJECT_DIR"/.claude/hooks/a.sh`, []string{in(".claude/hooks/a.sh")}},

@@ -70,11 +70,11 @@ func TestRunFileReport(t *testing.T) {
 			}
 		}
 		if len(notes) != c.wantNotes {
-			t.Errorf("%s: notes %q, want %d", c.command, notes, c.wantNotes)
+			t.Errorf("%s: notes %v, want %d", c.command, notes, c.wantNotes)
 		}
 		for _, n := range notes {
-			if !strings.Contains(n, "is pinned instead") {
-				t.Errorf("%s: note %q does not say what is pinned instead", c.command, n)
+			if !strings.Contains(n.Message, "is pinned instead") {
+				t.Errorf("%s: note %q does not say what is pinned instead", c.command, n.Message)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"path/filepath"
+	"slices"
 )
 
 // Settings are another agent's settings files whose hooks run here as
@@ -10,7 +11,7 @@ import (
 // (agents.Settings), and a host hands that list to Load
 // (Locations.Settings), which numbers them as sources after Cursor's
 // (Sources) and reads them, unless the host leaves them out
-// (Locations.SkipSettings).
+// (Locations.Skip, file by file).
 type Settings struct {
 	// Format reads the files.
 	Format *Groups
@@ -58,8 +59,9 @@ type Plugins struct {
 	// hooks file, which may be missing, then each its manifest names or
 	// the manifest itself when it holds them inline; each of those must
 	// exist. An error says why the manifest cannot be read, naming it.
-	// IsHooksFile reports whether a path is a plugin's default hooks file
-	// (for validate).
+	// IsHooksFile reports whether a path is one of HooksFiles of the
+	// plugin whose folder holds it (for validate): its default hooks file
+	// or one its manifest names.
 	HooksFiles  func(root string) ([]string, error)
 	IsHooksFile func(path string) bool
 	// Manifest is the plugin's manifest, which a load watches: an edit
@@ -82,10 +84,10 @@ type SettingsFile struct {
 	Path func(dir string) string
 }
 
-// loadSettings loads the files of s: each project-level file under every
-// root (not one that is also the user's file, as for Cursor's own), then
-// each file under home.
-func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string, getenv func(string) string) {
+// loadSettings loads the files of s, but the parts skip names: each
+// project-level file under every root (not one that is also the user's
+// file, as for Cursor's own), then each file under home.
+func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot string, getenv func(string) string, skip Skip) {
 	userDir := s.Folder(home, getenv)
 	homeFiles := map[string]bool{}
 	if userDir != "" {
@@ -99,7 +101,16 @@ func (l *loader) loadSettings(s *Settings, roots []string, home, firstRoot strin
 	firstHook := len(l.set.Hooks)
 	var files []*File // the settings files read, in rank order
 	load := func(path string, src Source, dir, root string) *File {
-		f := l.load(path, src, dir, root)
+		name := src.String()
+		if slices.Contains(skip.Plugins, name) {
+			return nil
+		}
+		var f *File
+		if slices.Contains(skip.Hooks, name) {
+			f = l.loadQuiet(path, src, dir, root)
+		} else {
+			f = l.load(path, src, dir, root)
+		}
 		if f != nil {
 			files = append(files, f)
 		}

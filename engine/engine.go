@@ -124,7 +124,7 @@ func Load(opts Options) (*Engine, error) {
 			return nil, fmt.Errorf("default workspace root: %w", err)
 		}
 		loc := config.DefaultLocations(settings.Getenv(opts.Env), []string{wd})
-		loc.Settings, loc.SkipSettings = opts.Locations.Settings, opts.Locations.SkipSettings
+		loc.Settings, loc.Skip = opts.Locations.Settings, opts.Locations.Skip
 		opts.Locations = loc
 	}
 	roots := opts.Locations.WorkspaceRoots

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 )
@@ -19,7 +20,7 @@ func (h *Host) DryRun(ctx context.Context, roots []string, step event.Step, payl
 			d, ms, err = nil, nil, h.panicErr(p)
 		}
 	}()
-	eng, err := h.Engine(roots, nil)
+	eng, err := h.Engine(roots, config.Skip{})
 	if err != nil {
 		return nil, nil, fmt.Errorf("load hooks: %w", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
@@ -111,7 +112,7 @@ func (h *Host) PlanExec(ctx context.Context, req ExecRequest) (p *ExecPlan, err 
 		p.Run, p.Argv, p.Dir = true, c.argvToRun(), c.cwd
 		return p, nil
 	}
-	eng, err := h.Engine(c.roots, nil)
+	eng, err := h.Engine(c.roots, config.Skip{})
 	if err != nil {
 		return nil, fmt.Errorf("load hooks, so %w: %w", ErrExecNotRun, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/settings"
 	"github.com/agenthooks/agenthooks/sandbox"
@@ -28,7 +29,7 @@ func (h *Host) ReportExec(ctx context.Context, r ExecReport, env []string) (stde
 			stderr = out.String()
 		}
 	}()
-	eng, err := h.Engine(r.Call.Roots, nil)
+	eng, err := h.Engine(r.Call.Roots, config.Skip{})
 	if err != nil {
 		return fmt.Sprintf("agenthooks: the after-hooks: load hooks: %v\n", err)
 	}

@@ -234,9 +234,9 @@ type cached struct {
 
 // Engine returns the engine for a set of workspace roots, loading it on
 // first use and again whenever a file it was loaded from changed since.
-// skip leaves other agents' settings files out of the sources, for an
-// agent that runs them itself (agent.Dialect.RunsItself).
-func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, error) {
+// skip names other agents' settings files whose hooks are left unread,
+// for an agent that runs them itself (agent.Dialect.RunsItself).
+func (h *Host) Engine(roots []string, skip config.Skip) (*engine.Engine, error) {
 	key := engineKey(roots, skip)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -255,7 +255,8 @@ func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, 
 		return c.eng, nil
 	}
 	loc := h.opts.Locations(roots)
-	loc.SkipSettings = append(slices.Clip(loc.SkipSettings), skip...)
+	loc.Skip.Hooks = append(slices.Clip(loc.Skip.Hooks), skip.Hooks...)
+	loc.Skip.Plugins = append(slices.Clip(loc.Skip.Plugins), skip.Plugins...)
 	e, err := engine.Load(engine.Options{
 		Locations: loc,
 		Trust:     h.trust,
@@ -279,13 +280,8 @@ func (h *Host) Engine(roots []string, skip []*config.Settings) (*engine.Engine, 
 }
 
 // engineKey names the engine of a set of roots and skipped settings.
-func engineKey(roots []string, skip []*config.Settings) string {
-	var key strings.Builder
-	for _, s := range skip {
-		fmt.Fprintf(&key, "%p ", s)
-	}
-	key.WriteString("\x00" + strings.Join(roots, "\x00"))
-	return key.String()
+func engineKey(roots []string, skip config.Skip) string {
+	return skip.Key() + "\x00" + strings.Join(roots, "\x00")
 }
 
 // dropOldest forgets the engine used longest ago.

@@ -133,15 +133,15 @@ func (h *Host) runCursor(ctx context.Context, req Request) (rep *Reply) {
 	if req.PayloadErr != nil {
 		return h.cursorFault(ctx, req, roots, req.PayloadErr)
 	}
-	eng, err := h.Engine(roots, nil)
+	eng, err := h.Engine(roots, config.Skip{})
 	if err != nil {
 		return h.cursorFault(ctx, req, roots, err)
 	}
 	faultinject.At("run")
 	d, err := eng.Run(ctx, req.Step, payload, req.caller()...)
-	if err == nil && missedProgram(d) && h.stale(roots, nil) {
+	if err == nil && missedProgram(d) && h.stale(roots, config.Skip{}) {
 		// Run against files swapped under it: once more, on the new set.
-		if eng, err = h.Engine(roots, nil); err == nil {
+		if eng, err = h.Engine(roots, config.Skip{}); err == nil {
 			d, err = eng.Run(ctx, req.Step, payload, req.caller()...)
 		}
 	}
@@ -168,7 +168,7 @@ func (h *Host) cursorFault(ctx context.Context, req Request, roots []string, cau
 	h.warn(ctx, "could not decide %s: %v", req.Step, cause)
 	rep := &Reply{Fault: cause}
 	var d *engine.Decision
-	if eng, err := h.safeEngine(roots, nil); err == nil {
+	if eng, err := h.safeEngine(roots, config.Skip{}); err == nil {
 		rep.Problems = problems(eng)
 		payload := req.Payload
 		if req.PayloadErr != nil {
@@ -210,7 +210,7 @@ func (h *Host) runAgent(ctx context.Context, d *agent.Dialect, req Request) (rep
 		return rep.answer(d.Answer(r, nil, opts))
 	}
 	roots := h.agentRoots(d, req, r)
-	skip := agents.SettingsOf(d.RunsItself)
+	skip := agents.SkipOf(d.RunsItself)
 	eng, err := h.Engine(roots, skip)
 	if err != nil {
 		return h.agentFault(ctx, d, req, r, err)
@@ -266,7 +266,7 @@ func (h *Host) agentFault(ctx context.Context, d *agent.Dialect, req Request, r 
 	h.warn(ctx, "could not decide the %s event: %v", d.Title, cause)
 	rep := &Reply{Fault: cause}
 	roots := h.agentRoots(d, req, r)
-	eng, err := h.safeEngine(roots, agents.SettingsOf(d.RunsItself))
+	eng, err := h.safeEngine(roots, agents.SkipOf(d.RunsItself))
 	if err != nil {
 		// Not even the configuration could be read: a gate closes.
 		return rep.answer(d.Refuse("agenthooks: " + cause.Error() + "; the action is blocked because agenthooks cannot read its hooks configuration"))
@@ -360,7 +360,7 @@ func (h *Host) runCalls(ctx context.Context, eng *engine.Engine, calls []agent.C
 }
 
 // safeEngine is Engine that survives a panic while loading.
-func (h *Host) safeEngine(roots []string, skip []*config.Settings) (e *engine.Engine, err error) {
+func (h *Host) safeEngine(roots []string, skip config.Skip) (e *engine.Engine, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			e, err = nil, h.panicErr(p)

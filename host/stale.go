@@ -29,7 +29,7 @@ func missedProgram(ds ...*engine.Decision) bool {
 
 // stale reports whether the configuration of an engine Engine returned
 // for roots and skip changed since it was loaded.
-func (h *Host) stale(roots []string, skip []*config.Settings) bool {
+func (h *Host) stale(roots []string, skip config.Skip) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	c, ok := h.engines[engineKey(roots, skip)]

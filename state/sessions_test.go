@@ -16,10 +16,10 @@ import (
 // claudeProject and claudeUser are the sources of Claude Code's project
 // and user settings files, as the registry defines them.
 var (
-	claude        = agents.SettingsOf([]string{"claude"})[0]
+	claude, _     = agents.Lookup("claude")
 	sources       = agents.Sources()
-	claudeProject = sources.File(claude, 1)
-	claudeUser    = sources.File(claude, 2)
+	claudeProject = sources.File(claude.Settings, 1)
+	claudeUser    = sources.File(claude.Settings, 2)
 )
 
 // TestSessionEnvSourceRoundTrip: each variable's source is stored beside

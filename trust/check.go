@@ -3,7 +3,12 @@ package trust
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
 
 	"github.com/agenthooks/agenthooks/internal/shellquote"
 )
@@ -42,10 +47,72 @@ func hashOf(content []byte) string {
 // pinned hooks files alone). A relative file is taken relative to root.
 // It implements config.RunFileTrust.
 func (s *Store) CheckRunFile(root, file string, present bool, sum [32]byte) (ok bool, reason string) {
-	p := s.lookup(root, file)
-	r, f, w, pinned, found, cmd := p.root, p.file, p.w, p.sum, p.found, p.cmd
-	legacy := p.legacy
+	return s.RunFileChecker(root)(file, present, sum)
+}
 
+// RunFileChecker returns CheckRunFile for the files of one workspace
+// root, to be used for one load and dropped: the root is resolved once,
+// and the folder of each file once, where CheckRunFile resolves every
+// component of both for every file. A load checks every file each hook
+// may run (candidates Node would try, a script's folder), most of them in
+// a few folders. It implements config's runFileChecker.
+func (s *Store) RunFileChecker(root string) func(file string, present bool, sum [32]byte) (ok bool, reason string) {
+	r := resolve(root, "")
+	cmd := shellquote.Command([]string{"agenthooks", "trust", r.shown})
+	folders := map[string]string{} // folder → its key
+	return func(file string, present bool, sum [32]byte) (bool, string) {
+		p := pinOf{root: r, file: resolveIn(file, r.shown, folders), cmd: cmd}
+		s.pinned(&p)
+		return p.runFileVerdict(present, sum)
+	}
+}
+
+// resolveIn is resolve(p, base), with the keys of the folders resolved
+// before in folders: a path that is no symlink itself (or does not exist)
+// has its folder's key joined with its name, as evalExisting would find.
+func resolveIn(p, base string, folders map[string]string) resolved {
+	if base != "" && !filepath.IsAbs(p) {
+		p = filepath.Join(base, p)
+	}
+	shown, err := filepath.Abs(p)
+	if err != nil {
+		shown = filepath.Clean(p)
+	}
+	fi, err := os.Lstat(shown)
+	// On Windows, resolving also spells each name as the disk does
+	// (case, short names): only the whole resolution gives that.
+	if runtime.GOOS == "windows" || err == nil && fi.Mode()&os.ModeSymlink != 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return resolved{key: evalExisting(shown), shown: shown}
+	}
+	dir := filepath.Dir(shown)
+	if dir == shown {
+		return resolved{key: evalExisting(shown), shown: shown}
+	}
+	return resolved{key: filepath.Join(folderKey(dir, folders), filepath.Base(shown)), shown: shown}
+}
+
+// folderKey is evalExisting(dir), from the key of its parent where dir
+// is no symlink itself (or does not exist), each folder resolved once.
+func folderKey(dir string, folders map[string]string) string {
+	if key, ok := folders[dir]; ok {
+		return key
+	}
+	key := ""
+	parent := filepath.Dir(dir)
+	fi, err := os.Lstat(dir)
+	if parent == dir || err == nil && fi.Mode()&os.ModeSymlink != 0 || err != nil && !errors.Is(err, fs.ErrNotExist) {
+		key = evalExisting(dir)
+	} else {
+		key = filepath.Join(folderKey(parent, folders), filepath.Base(dir))
+	}
+	folders[dir] = key
+	return key
+}
+
+// runFileVerdict is CheckRunFile's answer for the pin p of a file now
+// present with sum, or absent.
+func (p pinOf) runFileVerdict(present bool, sum [32]byte) (ok bool, reason string) {
+	r, f, w, pinned, found, cmd := p.root, p.file, p.w, p.sum, p.found, p.cmd
 	now := hex.EncodeToString(sum[:])
 	switch {
 	case w == nil:
@@ -54,7 +121,7 @@ func (s *Store) CheckRunFile(root, file string, present bool, sum [32]byte) (ok 
 		return true, ""
 	case !present:
 		return false, fmt.Sprintf("%s was removed since workspace %s was trusted (pinned sha256 %s…): review the hooks that run it, then run \"%s\"", f.shown, r.shown, pinned[:8], cmd)
-	case !found && legacy:
+	case !found && p.legacy:
 		return false, fmt.Sprintf("%s is run by a hook but not pinned: workspace %s was trusted when trust covered only the hooks files: review it, then run \"%s\"", f.shown, r.shown, cmd)
 	case !found:
 		return false, fmt.Sprintf("%s was added since workspace %s was trusted: review it, then run \"%s\"", f.shown, r.shown, cmd)
@@ -78,11 +145,16 @@ type pinOf struct {
 func (s *Store) lookup(root, file string) pinOf {
 	r := resolve(root, "")
 	p := pinOf{root: r, file: resolve(file, r.shown), cmd: shellquote.Command([]string{"agenthooks", "trust", r.shown})}
+	s.pinned(&p)
+	return p
+}
+
+// pinned fills in what the store holds for p's root and file.
+func (s *Store) pinned(p *pinOf) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if p.w = s.state.Workspaces[r.key]; p.w != nil {
+	if p.w = s.state.Workspaces[p.root.key]; p.w != nil {
 		p.sum, p.found = p.w.Files[p.file.key]
 		p.legacy = !p.w.RunFiles
 	}
-	return p
 }

@@ -5,6 +5,8 @@
 package agents
 
 import (
+	"slices"
+
 	"github.com/agenthooks/agenthooks/agent"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/agent/codex"
@@ -47,16 +49,31 @@ func Settings() []*config.Settings {
 // files of Settings.
 func Sources() config.Sources { return config.NewSources(Settings()) }
 
-// SettingsOf are the settings files of the agents named (a Dialect's
-// RunsItself), those that have any.
-func SettingsOf(names []string) []*config.Settings {
-	var out []*config.Settings
+// SkipOf resolves a Dialect's RunsItself to what a host leaves unread
+// for it (config.Locations.Skip): an agent's name stands for every file
+// of its Settings and the plugins they enable (the agent runs both), a
+// source's name (config.SettingsFile.Name) for that file's own hooks
+// alone (another agent that runs the file's hooks does not run the
+// plugins it enables). A name that is neither resolves to nothing;
+// TestRunsItselfResolves keeps the dialects' names known.
+func SkipOf(names []string) config.Skip {
+	var s config.Skip
 	for _, n := range names {
-		if a, ok := Lookup(n); ok && a.Settings != nil {
-			out = append(out, a.Settings)
+		for _, a := range All {
+			if a.Settings == nil {
+				continue
+			}
+			for _, f := range a.Settings.Files {
+				if (n == a.Name() || n == f.Name) && !slices.Contains(s.Hooks, f.Name) {
+					s.Hooks = append(s.Hooks, f.Name)
+				}
+				if n == a.Name() && !slices.Contains(s.Plugins, f.Name) {
+					s.Plugins = append(s.Plugins, f.Name)
+				}
+			}
 		}
 	}
-	return out
+	return s
 }
 
 // Lookup returns the agent named by a --from value.

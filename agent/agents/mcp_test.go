@@ -45,7 +45,7 @@ fi
 // mcpEngine loads the Claude Code user settings and the Cursor user hooks
 // above, leaving out the settings files the agent runs itself, as
 // `agenthooks run --from` does.
-func mcpEngine(t *testing.T, skip []*config.Settings) (*engine.Engine, string) {
+func mcpEngine(t *testing.T, skip config.Skip) (*engine.Engine, string) {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("the hooks are POSIX shell scripts")
@@ -70,7 +70,7 @@ func mcpEngine(t *testing.T, skip []*config.Settings) (*engine.Engine, string) {
 	eng, err := engine.Load(engine.Options{Locations: config.Locations{
 		Settings:       agents.Settings(),
 		EnterpriseFile: filepath.Join(dir, "no-enterprise.json"), Home: home, WorkspaceRoots: []string{dir},
-		SkipSettings: skip,
+		Skip: skip,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +85,10 @@ func mcpEngine(t *testing.T, skip []*config.Settings) (*engine.Engine, string) {
 // each dialect, in the payload the agent really sends, so a Claude Code
 // settings matcher on mcp__memory__.* and a Cursor beforeMCPExecution
 // hook on the server "memory" stop the memory server's tool and let
-// another server's through. Claude Code and Copilot CLI run Claude Code's
-// settings hooks themselves, so agenthooks does not run them there.
+// another server's through. Claude Code runs its settings hooks itself,
+// so agenthooks does not run them there; Copilot CLI runs a project's
+// Claude Code settings but not the user's, which this test uses, so
+// agenthooks runs that one under Copilot.
 func TestMCPServerSurvivesEveryDialect(t *testing.T) {
 	const input = `"tool_input":{"name":"a"}`
 	cases := []struct {
@@ -112,12 +114,16 @@ func TestMCPServerSurvivesEveryDialect(t *testing.T) {
 			claudeName: "mcp__memory__create_entities"},
 		// Copilot CLI 1.0.102, as its preToolUse hooks received them from a
 		// stdio MCP server named memory: <server>-<tool>, in both formats.
+		// It does not run the user's Claude Code settings itself, so
+		// agenthooks does.
 		{d: copilot.Dialect,
-			memory: `{"sessionId":"7c65","timestamp":1795840924863,"cwd":"DIR","toolName":"memory-create_entities","toolArgs":{"name":"a"}}`,
-			other:  `{"sessionId":"7c65","timestamp":1795840924863,"cwd":"DIR","toolName":"github-mcp-server-create_issue","toolArgs":{"name":"a"}}`},
+			memory:     `{"sessionId":"7c65","timestamp":1795840924863,"cwd":"DIR","toolName":"memory-create_entities","toolArgs":{"name":"a"}}`,
+			other:      `{"sessionId":"7c65","timestamp":1795840924863,"cwd":"DIR","toolName":"github-mcp-server-create_issue","toolArgs":{"name":"a"}}`,
+			claudeName: "mcp__memory__create_entities"},
 		{d: copilot.Dialect,
-			memory: `{"hook_event_name":"PreToolUse","session_id":"7c65","timestamp":"2026-11-28T04:42:04.863Z","cwd":"DIR","tool_name":"memory-create_entities",` + input + `}`,
-			other:  `{"hook_event_name":"PreToolUse","session_id":"7c65","timestamp":"2026-11-28T04:42:04.863Z","cwd":"DIR","tool_name":"github-mcp-server-create_issue",` + input + `}`},
+			memory:     `{"hook_event_name":"PreToolUse","session_id":"7c65","timestamp":"2026-11-28T04:42:04.863Z","cwd":"DIR","tool_name":"memory-create_entities",` + input + `}`,
+			other:      `{"hook_event_name":"PreToolUse","session_id":"7c65","timestamp":"2026-11-28T04:42:04.863Z","cwd":"DIR","tool_name":"github-mcp-server-create_issue",` + input + `}`,
+			claudeName: "mcp__memory__create_entities"},
 		// OpenCode 1.18.33 names the tool <server>_<tool>; the adapter adds
 		// the servers OpenCode has.
 		{d: opencode.Dialect,
@@ -133,7 +139,7 @@ func TestMCPServerSurvivesEveryDialect(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.d.Name, func(t *testing.T) {
-			eng, dir := mcpEngine(t, agents.SettingsOf(tc.d.RunsItself))
+			eng, dir := mcpEngine(t, agents.SkipOf(tc.d.RunsItself))
 			a := hook(t, eng, tc.d, strings.ReplaceAll(tc.memory, "DIR", dir), agent.Options{})
 			out := string(a.Stdout) + string(a.Stderr)
 			if !denied(a) || !strings.Contains(out, "cursor hook: memory is off limits") {

@@ -119,15 +119,27 @@ func pluginPath(root, p string) (string, error) {
 	return full, nil
 }
 
-// IsPluginHooksFile reports whether path is a plugin's hooks file: a
-// hooks/hooks.json beside the plugin's manifest folder, .claude-plugin.
+// IsPluginHooksFile reports whether path is a plugin's hooks file, one
+// PluginHooksFiles gives for the nearest folder above it that holds a
+// .claude-plugin folder: its hooks/hooks.json, a file its manifest's
+// "hooks" names, or the manifest itself when it holds the hooks inline.
+// A plugin whose manifest cannot be read still has its hooks/hooks.json.
 func IsPluginHooksFile(path string) bool {
-	dir := filepath.Dir(path)
-	if filepath.Base(path) != "hooks.json" || filepath.Base(dir) != "hooks" {
-		return false
+	path = filepath.Clean(path)
+	for root := filepath.Dir(path); ; {
+		if st, err := os.Stat(filepath.Join(root, ".claude-plugin")); err == nil && st.IsDir() {
+			files, err := PluginHooksFiles(root)
+			if err != nil {
+				return path == PluginHooksFile(root)
+			}
+			return slices.Contains(files, path)
+		}
+		up := filepath.Dir(root)
+		if up == root {
+			return false
+		}
+		root = up
 	}
-	st, err := os.Stat(filepath.Join(filepath.Dir(dir), ".claude-plugin"))
-	return err == nil && st.IsDir()
 }
 
 // installedEntry is one installation of a plugin in the registry.

@@ -51,8 +51,12 @@ var Dialect = &agent.Dialect{
 	GateEvents:   bothSpellings(events.OfKind(agent.Tool)),
 	PromptEvents: bothSpellings(events.OfKind(agent.Prompt)),
 	Title:        "GitHub Copilot",
-	// Copilot CLI reads .claude/settings(.local).json hooks itself.
-	RunsItself: []string{"claude"},
+	// Copilot CLI runs the hooks of a project's .claude/settings.json and
+	// .claude/settings.local.json itself (in a folder it trusts), not
+	// those of the user's ~/.claude/settings.json nor of the plugins any
+	// of them enables: agenthooks runs those (e2e
+	// TestCopilotRunsClaudeSettings).
+	RunsItself: []string{"claude-project-local", "claude-project"},
 	ParseFn:    parseCopilot,
 	AnswerFn:   answerCopilot,
 	// Copilot reads a deny from stdout (exit 2 is only a warning to it),

@@ -100,7 +100,7 @@ func (o *demoOptions) run(ctx context.Context) error {
 		},
 	})
 	defer h.Close(ctx)
-	eng, err := h.Engine([]string{ws}, nil)
+	eng, err := h.Engine([]string{ws}, config.Skip{})
 	if err != nil {
 		return err
 	}

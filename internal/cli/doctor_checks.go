@@ -193,7 +193,7 @@ func commitNote(b buildInfo) string {
 // workspaceTrust checks that agenthooks runs the workspace's project
 // hooks.
 func (d *doctor) workspaceTrust() {
-	eng, closeEngine, err := openEngine(d.ctx, []string{d.root}, nil)
+	eng, closeEngine, err := openEngine(d.ctx, []string{d.root}, config.Skip{})
 	if err != nil {
 		d.add(doctorCheck{Check: "workspace-trust", Detail: "cannot load the hooks: " + err.Error(),
 			Fix: "agenthooks validate, and fix what it reports"})

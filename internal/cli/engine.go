@@ -23,17 +23,17 @@ func (s *IO) openHost(ctx context.Context) *host.Host {
 
 // openEngine loads the engine of a host for verbs that work with the
 // engine itself (list, test, validate, exec). Other agents' settings files
-// are among the sources, less those in skip. Host warnings go to
+// are among the sources, less the files skip names. Host warnings go to
 // stderr at once; the returned function writes the log and closes the
 // state store.
-func openEngine(ctx context.Context, roots []string, skip []*config.Settings) (*engine.Engine, func() error, error) {
+func openEngine(ctx context.Context, roots []string, skip config.Skip) (*engine.Engine, func() error, error) {
 	_, eng, closeHost, err := openHostEngine(ctx, roots, skip)
 	return eng, closeHost, err
 }
 
 // openHostEngine is openEngine with the host, for verbs that read more
 // than the hooks (exec reads the sandbox through it).
-func openHostEngine(ctx context.Context, roots []string, skip []*config.Settings) (*host.Host, *engine.Engine, func() error, error) {
+func openHostEngine(ctx context.Context, roots []string, skip config.Skip) (*host.Host, *engine.Engine, func() error, error) {
 	h := host.Open(ctx, host.Options{Warn: func(msg string) { fmt.Fprintln(os.Stderr, "agenthooks: warning:", msg) }})
 	eng, err := h.Engine(roots, skip)
 	if err != nil {

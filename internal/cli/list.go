@@ -111,13 +111,14 @@ func (o *listOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	eng, closeEngine, err := openEngine(ctx, roots, nil)
+	eng, closeEngine, err := openEngine(ctx, roots, config.Skip{})
 	if err != nil {
 		return err
 	}
 	defer closeEngine()
 	set := eng.Config()
 	problems := append(slices.Clip(set.Problems), config.MissingPrograms(set.FileHooks(), o.io.environ())...)
+	problems = append(problems, unsurePins(set.FileHooks(), trustedRoots(o.io.getenv))...)
 	if o.json {
 		return writeListJSON(o.io.Out, set, problems)
 	}

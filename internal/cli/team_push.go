@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/internal/printable"
 	"github.com/agenthooks/agenthooks/internal/proc"
@@ -241,7 +240,7 @@ func (p *pushOptions) readWorkspace(path string) ([]*teamv1.TeamHook, error) {
 	if err != nil {
 		return nil, usageErr("read the hooks to push: %v", err)
 	}
-	f := agents.Sources().Parse(file, data, config.Project, root, root)
+	f := config.ParseFile(file, data, config.Project, root, root)
 	var problems []string
 	for _, pr := range f.Problems {
 		if pr.Severity == config.Error {
@@ -288,7 +287,7 @@ func hookScript(h *config.Hook, root string) (string, []byte, error) {
 		return "", nil, errors.New("is a prompt hook: a team hook runs a script")
 	}
 	var files []string // the workspace's files the command names that are there
-	for _, f := range config.RunFilePaths(h.Command, h.Dir, root, h.ProjectDirVars()) {
+	for _, f := range config.CommandFiles(h.Command, h.Dir, root, h.ProjectDirVars()) {
 		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
 			files = append(files, f)
 		}

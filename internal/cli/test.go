@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/engine"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/internal/jsonplain"
@@ -74,7 +75,7 @@ func (o *testOptions) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	h, eng, closeEngine, err := openHostEngine(ctx, roots, nil)
+	h, eng, closeEngine, err := openHostEngine(ctx, roots, config.Skip{})
 	if err != nil {
 		return err
 	}

@@ -32,7 +32,8 @@ type trustPreview struct {
 // team or enterprise file: trust does not cover those) as if trusted, and
 // gathers validate's findings about them: each file's problems, what the
 // published schema alone finds, programs that are not there, prompt
-// hooks with no model, and the project's sandbox.json.
+// hooks with no model, files a hook may run that trust cannot pin by
+// themselves, and the project's sandbox.json.
 func previewTrust(s *IO, root string) trustPreview {
 	p := trustPreview{root: root}
 	set := config.Load(config.Locations{
@@ -52,6 +53,7 @@ func previewTrust(s *IO, root string) trustPreview {
 		p.problems = append(p.problems, f.SchemaProblems()...)
 	}
 	p.problems = append(p.problems, config.MissingPrograms(hooks, s.environ())...)
+	p.problems = append(p.problems, unsurePins(hooks, func(string) bool { return true })...)
 	p.problems = append(p.problems, unreachableModel(hooks, s.getenv)...)
 	sb := config.SandboxFileBeside(config.ProjectFile(root))
 	if data, err := os.ReadFile(sb); err == nil {

@@ -115,7 +115,7 @@ func (o *validateOptions) run() error {
 		if err != nil {
 			return err
 		}
-		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, nil)
+		h, eng, closeEngine, err := openHostEngine(context.Background(), roots, config.Skip{})
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (o *validateOptions) run() error {
 			problems = append(problems, f.SchemaProblems()...)
 		}
 		problems = append(problems, config.MissingPrograms(set.FileHooks(), o.io.environ())...)
-		problems = append(problems, unsurePins(set.FileHooks())...)
+		problems = append(problems, unsurePins(set.FileHooks(), trustedRoots(o.io.getenv))...)
 		problems = append(problems, unreachableModel(set.Hooks, o.io.getenv)...)
 		// The sandbox files beside every source.
 		sb := h.Sandbox(roots)
