@@ -50,11 +50,12 @@ func (p hookParse) checkMatcherTool(pattern string) {
 			}
 		}
 	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
-		if p.h.Match != nil {
-			for _, name := range cursorToolNames {
-				if p.h.Match.MatchString(name) {
-					return
-				}
+		// A pattern of word characters (and spaces) is a literal, which
+		// an unanchored regular expression finds anywhere in a name:
+		// no need to compile it here (matchers compile on first use).
+		for _, name := range cursorToolNames {
+			if strings.Contains(name, pattern) {
+				return
 			}
 		}
 		tool, ok := otherAgentsTools[strings.ToLower(word)]
