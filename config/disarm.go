@@ -68,13 +68,13 @@ func (p hookParse) checkTimeout(secs float64) {
 // hour is milliseconds written for seconds (the hook would hold its step
 // that long), under minSensibleTimeout kills the hook at every run.
 func timeoutMistake(secs float64) (msg, fix string, bad bool) {
-	n := strconv.FormatFloat(secs, 'f', -1, 64)
+	n := func() string { return strconv.FormatFloat(secs, 'f', -1, 64) }
 	switch {
 	case secs > maxSensibleTimeout:
-		return fmt.Sprintf("is %s seconds, over an hour: timeout is in seconds, not milliseconds", n),
+		return fmt.Sprintf("is %s seconds, over an hour: timeout is in seconds, not milliseconds", n()),
 			fmt.Sprintf(`write seconds, e.g. "timeout": %s`, strconv.FormatFloat(secs/1000, 'f', -1, 64)), true
 	case secs < minSensibleTimeout:
-		return fmt.Sprintf("is %s seconds: no hook starts and answers that fast, so it is killed at every run, which lets the step through", n),
+		return fmt.Sprintf("is %s seconds: no hook starts and answers that fast, so it is killed at every run, which lets the step through", n()),
 			`write seconds, e.g. "timeout": 5`, true
 	}
 	return "", "", false
