@@ -18,6 +18,10 @@ const (
 	// maxSensibleTimeout is the longest timeout taken at its word: more
 	// than an hour is seconds written as milliseconds ("timeout": 5000).
 	maxSensibleTimeout = 3600
+	// minSensibleTimeout is the shortest timeout a hook can keep: under a
+	// tenth of a second no process starts and answers in time, so the
+	// hook is killed at every run.
+	minSensibleTimeout = 0.1
 )
 
 // Disarming returns the problems that disarm a guard (Problem.Disarms):
@@ -53,14 +57,27 @@ func (p hookParse) checkLoopLimit() {
 		"remove it, or move the hook to stop or subagentStop")
 }
 
-// checkTimeout reports a timeout over an hour, which is milliseconds
-// written for seconds: the hook would hold its step that long.
+// checkTimeout reports a timeout that disarms the hook (timeoutMistake).
 func (p hookParse) checkTimeout(secs float64) {
-	if secs <= maxSensibleTimeout {
-		return
+	if msg, fix, bad := timeoutMistake(secs); bad {
+		p.r.disarmAt(p.m.value.off, p.ptr(), msg, fix)
 	}
-	p.r.disarmAt(p.m.value.off, p.ptr(), fmt.Sprintf("is %s seconds, over an hour: timeout is in seconds, not milliseconds", strconv.FormatFloat(secs, 'f', -1, 64)),
-		fmt.Sprintf(`write seconds, e.g. "timeout": %s`, strconv.FormatFloat(secs/1000, 'f', -1, 64)))
+}
+
+// timeoutMistake reports a timeout of secs that disarms its hook: over an
+// hour is milliseconds written for seconds (the hook would hold its step
+// that long), under minSensibleTimeout kills the hook at every run.
+func timeoutMistake(secs float64) (msg, fix string, bad bool) {
+	n := func() string { return strconv.FormatFloat(secs, 'f', -1, 64) }
+	switch {
+	case secs > maxSensibleTimeout:
+		return fmt.Sprintf("is %s seconds, over an hour: timeout is in seconds, not milliseconds", n()),
+			fmt.Sprintf(`write seconds, e.g. "timeout": %s`, strconv.FormatFloat(secs/1000, 'f', -1, 64)), true
+	case secs < minSensibleTimeout:
+		return fmt.Sprintf("is %s seconds: no hook starts and answers that fast, so it is killed at every run, which lets the step through", n()),
+			`write seconds, e.g. "timeout": 5`, true
+	}
+	return "", "", false
 }
 
 // checkMatcherReach reports a matcher that cannot match the one value its

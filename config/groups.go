@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -40,6 +41,10 @@ type Groups struct {
 	// NoMatcher lists the steps whose events ignore the matcher, as the
 	// agent does.
 	NoMatcher []event.Step
+	// Tools are the agent's tool names, which its tool events' matchers
+	// name: a one-word matcher that differs from one only in case or
+	// spaces never matches, and disarms its hooks.
+	Tools []string
 }
 
 // envFileVar is the env file variable of the format's shape.
@@ -76,6 +81,7 @@ func (g *Groups) Parse(path string, data []byte, src Source, dir, root string) *
 		return f
 	}
 	f.Plugins = boolMap(doc, "enabledPlugins", r)
+	nearMissingKeys(doc, r, "hooks", "enabledPlugins")
 	defer func() {
 		for _, h := range f.Hooks {
 			h.Env = env
@@ -106,13 +112,27 @@ func (g *Groups) parseEvent(m jsonMember, r *reporter, bridges *int) []*Hook {
 	if !ok {
 		msg := g.Title + " event " + strconv.Quote(shorten(m.key)) + " has no Cursor counterpart; its hooks do not run under agenthooks"
 		fix := "run them from " + g.Title + " itself; agenthooks runs " + strings.Join(g.sortedEvents(), ", ")
+		report := r.warnAt
 		if !slices.Contains(g.KnownEvents, m.key) {
 			msg = "unknown " + g.Title + " event " + strconv.Quote(shorten(m.key)) + "; its hooks are skipped"
 			if s, ok := closest(m.key, append(g.sortedEvents(), g.KnownEvents...)); ok {
 				fix = "did you mean " + s + "?"
 			}
+			// A typo of an event agenthooks runs (preToolUse for
+			// PreToolUse) disarms its hooks, as a misspelt step does;
+			// an empty list has none to disarm.
+			empty := m.value.kind == jsonArray && len(m.value.elems) == 0
+			if _, near := nearName(m.key, g.sortedEvents()); near && !empty {
+				report = r.disarmAt
+			} else if event.Step(m.key).Known() && !empty {
+				// A Cursor step written into this agent's file (hooks
+				// moved from hooks.json): the agent skips it.
+				msg = "unknown " + g.Title + " event " + strconv.Quote(shorten(m.key)) + " (a Cursor step, which belongs in .cursor/hooks.json); its hooks are skipped"
+				fix = "move them to .cursor/hooks.json, or use one of " + g.Title + "'s events: " + strings.Join(g.sortedEvents(), ", ")
+				report = r.disarmAt
+			}
 		}
-		r.warnAt(m.keyOff, ptr, msg, fix)
+		report(m.keyOff, ptr, msg, fix)
 		return nil
 	}
 	if m.value.kind != jsonArray {
@@ -176,7 +196,40 @@ func (g *Groups) matcher(grp *jsonNode, step event.Step, ptr string, r *reporter
 			`write tool names separated by | (e.g. "Edit|Write") or a regular expression`)
 		return nil, "", false
 	}
+	if name, ok := g.caseMissedTool(c, m.value.str, step); ok {
+		r.disarmAt(m.value.off, pointerJoin(ptr, "matcher"),
+			fmt.Sprintf("%q matches no tool %s calls: tool names are matched exactly, case and spaces included, so the hook never runs", m.value.str, g.Title),
+			fmt.Sprintf("match %q", name))
+	}
 	return c, m.value.str, true
+}
+
+// caseMissedTool returns the tool a one-word matcher of a tool event
+// means when it matches none of the agent's tool names (Tools) only for
+// its case or the spaces around it ("bash", "Bash "): the hook never
+// runs. A word naming no tool is left alone (a tool of a newer version).
+func (g *Groups) caseMissedTool(c *match.Matcher, pattern string, step event.Step) (string, bool) {
+	switch step {
+	case event.PreToolUse, event.PostToolUse, event.PostToolUseFailure:
+	default:
+		return "", false
+	}
+	word := strings.TrimSpace(pattern)
+	if len(g.Tools) == 0 || word == "" || strings.ContainsFunc(word, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		return "", false
+	}
+	meant := ""
+	for _, name := range slices.Concat(g.Tools, cursorToolNames) {
+		if c.MatchString(name) {
+			return "", false
+		}
+		if meant == "" && strings.EqualFold(word, name) {
+			meant = name
+		}
+	}
+	return meant, meant != ""
 }
 
 // parseHandler reads one handler; nil when it cannot run here.
@@ -200,6 +253,12 @@ func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *repor
 			case TypeCommand, TypePrompt:
 				h.Type = v.str
 			default:
+				if s, near := nearName(v.str, []string{TypeCommand, TypePrompt}); near {
+					// "comand" is no type of any agent: the handler
+					// runs nowhere, so its guard is disarmed.
+					r.disarmAt(v.off, mptr, "unknown hook type "+v.describe()+"; this one is skipped", `did you mean "`+s+`"?`)
+					return nil
+				}
 				r.warnAt(v.off, mptr, g.Title+" "+v.describe()+" hooks do not run under agenthooks; this one is skipped",
 					`only "command" and "prompt" hooks run; keep it for `+g.Title+` alone, or rewrite it as a command`)
 				return nil
@@ -223,6 +282,9 @@ func (g *Groups) parseHandler(n *jsonNode, step event.Step, ptr string, r *repor
 				return nil
 			}
 			h.Timeout = time.Duration(v.number() * float64(time.Second))
+			if msg, fix, bad := timeoutMistake(v.number()); bad {
+				r.disarmAt(v.off, mptr, msg, fix)
+			}
 		case "args":
 			if v.kind != jsonArray {
 				r.errAt(v.off, mptr, "must be an array of strings, got "+v.describe(), `write "args": ["--flag", "value"]`)
@@ -327,4 +389,26 @@ func boolMap(doc *jsonNode, key string, r *reporter) map[string]bool {
 		out[e.key] = e.value.boolean
 	}
 	return out
+}
+
+// nearMissingKeys reports a top-level key that is a typo of one of keys
+// the file lacks ("hook" for "hooks", "enabledPlugin"): the agent ignores
+// it as it ignores every key it does not know, so the hooks under it, or
+// the plugins it enables, never run (Problem.Disarms). An empty value has
+// nothing to disarm.
+func nearMissingKeys(doc *jsonNode, r *reporter, keys ...string) {
+	for _, key := range keys {
+		if _, ok := doc.get(key); ok {
+			continue
+		}
+		for _, m := range doc.members {
+			if m.value.kind != jsonObject || len(m.value.members) == 0 {
+				continue
+			}
+			if _, near := nearName(m.key, []string{key}); near {
+				r.disarmAt(m.keyOff, pointerJoin("", m.key), "unknown key "+strconv.Quote(shorten(m.key))+"; ignored, so what it holds never runs",
+					`did you mean "`+key+`"?`)
+			}
+		}
+	}
 }

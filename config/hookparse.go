@@ -190,6 +190,7 @@ func (p hookParse) matcher() {
 	}
 	p.h.Matcher, p.h.Match = s, m
 	p.checkMatcherReach(s)
+	p.checkMatcherTool(s)
 }
 
 // extra keeps a key this version does not know and warns about it: it

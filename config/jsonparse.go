@@ -286,7 +286,11 @@ func (p *jsonParser) addMember(n *jsonNode, seen map[string]int, m jsonMember, p
 		}
 	}
 	if prev >= 0 {
-		p.r.warnAt(m.keyOff, ptr.String(),
+		report, at := p.r.warnAt, ptr.String()
+		if disarmingDuplicate(at) {
+			report = p.r.disarmAt
+		}
+		report(m.keyOff, at,
 			"duplicate key "+strconv.Quote(shorten(m.key))+": this one replaces the one at "+p.here(n.members[prev].keyOff),
 			"keep only one of them; merge their contents if both are needed")
 		n.members = append(n.members[:prev], n.members[prev+1:]...)
@@ -474,4 +478,25 @@ func (p *jsonParser) number(ptr *jsonPath) (*jsonNode, *syntaxError) {
 	}
 	p.pos = i
 	return &jsonNode{kind: jsonNumber, off: start, end: i, str: string(p.data[start:i])}, nil
+}
+
+// disarmingDuplicate reports whether a duplicate key at pointer disarms a
+// guard (Problem.Disarms): "hooks" itself, a step (its hooks replaced by
+// the later list, "[]" included), or a hook's command, matcher,
+// failClosed, type, prompt or handler list. What runs is then not what
+// the earlier one says, and JSON.parse, as Cursor reads the file, keeps
+// the later one without a word.
+func disarmingDuplicate(pointer string) bool {
+	rest, ok := strings.CutPrefix(pointer, "/hooks")
+	if !ok || (rest != "" && rest[0] != '/') {
+		return false
+	}
+	if strings.Count(rest, "/") <= 1 {
+		return true
+	}
+	switch rest[strings.LastIndexByte(rest, '/')+1:] {
+	case "command", "matcher", "failClosed", "type", "prompt", "hooks":
+		return true
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"path/filepath"
+	"slices"
 
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
@@ -65,4 +66,5 @@ var Format = &config.Groups{
 	Prepare: match.PrepareNameList,
 	// Claude Code ignores the matcher of Stop and UserPromptSubmit.
 	NoMatcher: []event.Step{event.Stop, event.BeforeSubmitPrompt},
+	Tools:     slices.Concat(tools.Names(), otherTools),
 }

@@ -74,10 +74,20 @@ func (o *validateOptions) run() error {
 				continue
 			}
 			srcs := agents.Sources()
-			if src, ok := settingsFileOf(srcs, abs, o.io.getenv); ok {
-				// Another agent's settings file: its own format.
-				f := srcs.Parse(abs, data, src, dir, dir)
+			if src, root, ok := settingsFileOf(srcs, abs, o.io.getenv); ok {
+				// Another agent's settings file: its own format. A
+				// project's runs its hooks from the workspace root, so
+				// that is where their programs are, as for
+				// .cursor/hooks.json.
+				hookDir := dir
+				if root != "" {
+					hookDir = root
+				}
+				f := srcs.Parse(abs, data, src, hookDir, hookDir)
 				problems = append(problems, f.Problems...)
+				if root != "" {
+					problems = append(problems, config.MissingPrograms(f.Hooks, o.io.environ())...)
+				}
 				checked++
 				continue
 			}
@@ -174,30 +184,31 @@ func unreachableModel(hooks []*config.Hook, getenv func(string) string) []config
 // settingsFileOf finds the agent whose settings file abs is (a project's
 // or the user's, under a folder up to three levels above it), or whose
 // plugin's hooks file it is, through the registry: validate reads it in
-// that agent's format.
-func settingsFileOf(srcs config.Sources, abs string, getenv func(string) string) (config.Source, bool) {
+// that agent's format. root is a project file's workspace root ("" for
+// the user's file or a plugin's).
+func settingsFileOf(srcs config.Sources, abs string, getenv func(string) string) (src config.Source, root string, ok bool) {
 	home, _ := settings.Home(getenv)
 	for _, s := range srcs.Settings() {
 		if p := s.Plugins; p != nil && p.IsHooksFile(abs) && len(s.Files) > 0 {
 			// A plugin is the user's: read as of the user's file.
-			return srcs.File(s, len(s.Files)-1), true
+			return srcs.File(s, len(s.Files)-1), "", true
 		}
 		for i, f := range s.Files {
 			if !f.Project {
 				// The user's file is in the agent's user folder.
 				if dir := s.Folder(home, getenv); dir != "" && filepath.Clean(f.Path(dir)) == abs {
-					return srcs.File(s, i), true
+					return srcs.File(s, i), "", true
 				}
 				continue
 			}
 			for r, n := filepath.Dir(abs), 0; n < 3; r, n = filepath.Dir(r), n+1 {
 				if filepath.Clean(f.Path(r)) == abs {
-					return srcs.File(s, i), true
+					return srcs.File(s, i), r, true
 				}
 			}
 		}
 	}
-	return config.Source{}, false
+	return config.Source{}, "", false
 }
 
 // projectRootOf is the workspace root of a project hooks file,
