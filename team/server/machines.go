@@ -36,6 +36,12 @@ func (a *admin) ListMachines(ctx context.Context, req *connect.Request[teamv1.Li
 		return nil, a.fail(req, err)
 	}
 	if err := a.s.fleet.flush(ctx); err != nil {
+		if ctx.Err() != nil {
+			// The caller left: the write was cut short with its request,
+			// which is no failure of the server's (the reports are kept).
+			a.s.log.Debug("machines' reports not recorded: the listing's caller left; they are kept for the next try", "err", err)
+			return nil, connect.NewError(connect.CodeCanceled, ctx.Err())
+		}
 		a.s.log.Warn("could not record machines' reports before listing them; they are kept for the next try", "err", err)
 	}
 	now := time.Now()
