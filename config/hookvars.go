@@ -3,13 +3,22 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// hookDirVars are the variables the agents set for a hook to name its
-// scripts by (Cursor's, Claude Code's, Gemini CLI's project folder and a
-// Claude Code plugin's root).
-var hookDirVars = []string{cursorProjectDirVar, "CLAUDE_PROJECT_DIR", "CLAUDE_PLUGIN_ROOT", "GEMINI_PROJECT_DIR"}
+// hookDirVars are the variables set for h to name its scripts by: those
+// that hold its root (Cursor's and each agent's project folder, from its
+// Sources) and those its loader sets (a plugin's root).
+func hookDirVars(h *Hook) []string {
+	vars := slices.Clone(h.ProjectDirVars())
+	for _, kv := range h.Vars {
+		if k, _, ok := strings.Cut(kv, "="); ok {
+			vars = append(vars, k)
+		}
+	}
+	return vars
+}
 
 // varRef finds $NAME and ${NAME} in a command's program word.
 var varRef = regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`)
@@ -23,7 +32,7 @@ func misspeltVar(h *Hook, env []string) (Problem, bool) {
 	program, _, _ := strings.Cut(strings.TrimSpace(strings.SplitN(h.Command, "\n", 2)[0]), " ")
 	for _, m := range varRef.FindAllStringSubmatch(program, -1) {
 		name := m[1]
-		known, near := nearName(name, hookDirVars)
+		known, near := nearName(name, hookDirVars(h))
 		if !near || isSetIn(name, h.Env, env) {
 			continue
 		}
