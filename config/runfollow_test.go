@@ -17,8 +17,8 @@ func TestRunFileFollow(t *testing.T) {
 		// and regular expressions is not code.
 		"n/guard.js": "// require(x) in a comment loads nothing\nif (require.main === module) {}\nconst a = require('./a');\nconst q = \"require(y)\";\nconst re = /'/;\nimport('./c.mjs');\nimport d from \"./d\";\n" +
 			"export * from './e.cjs';\nconst t = `plain ${1 + 1}`;\nrequire('fs'); require('node:path');\n",
-		"n/a.js":        "module.exports = require('../shared/b.json');",
-		"shared/b.json": "{}",
+		"n/a.js":        "module.exports = require('../common/b.json');",
+		"common/b.json": "{}",
 		"n/c.mjs":       "export default 1",
 		"n/d/index.js":  "module.exports = require('./deep')",
 		"n/d/deep.js":   "1",
@@ -87,7 +87,7 @@ func TestRunFileFollow(t *testing.T) {
 		not     []string
 		notes   []string // each a note must hold
 	}{
-		{"node n/guard.js", []string{"n/a.js", "shared/b.json", "n/c.mjs", "n/d/index.js", "n/d/deep.js", "n/e.cjs", "n/d.js"}, nil, nil},
+		{"node n/guard.js", []string{"n/a.js", "common/b.json", "n/c.mjs", "n/d/index.js", "n/d/deep.js", "n/e.cjs", "n/d.js"}, nil, nil},
 		{"node nd/computed.js", []string{"nd/sibling.txt", "nd/eval.js"}, nil, []string{"computed.js uses require other than on a string literal", "its folder " + p("nd") + " is pinned instead"}},
 		{"node nd/alias.js", []string{"nd/sibling.txt"}, nil, []string{"alias.js uses require other than on a string literal"}},
 		{"node nd/template.js", []string{"nd/sibling.txt"}, nil, []string{"template.js imports a specifier computed when it runs"}},
@@ -243,12 +243,12 @@ func TestCommandFiles(t *testing.T) {
 // resolves from there, and what it loads is followed.
 func TestRunFileAfterCd(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, filepath.Join(root, ".cursor", "hooks", "guard.js"), "require('../shared/rules')")
-	writeFile(t, filepath.Join(root, ".cursor", "shared", "rules.js"), "")
+	writeFile(t, filepath.Join(root, ".cursor", "hooks", "guard.js"), "require('../common/rules')")
+	writeFile(t, filepath.Join(root, ".cursor", "common", "rules.js"), "")
 	writeFile(t, filepath.Join(root, ".cursor", "hooks", "check.py"), "import helper")
 	writeFile(t, filepath.Join(root, ".cursor", "hooks", "helper.py"), "")
 	for cmd, want := range map[string]string{
-		"cd .cursor/hooks && node guard.js":        filepath.Join(root, ".cursor", "shared", "rules.js"),
+		"cd .cursor/hooks && node guard.js":        filepath.Join(root, ".cursor", "common", "rules.js"),
 		"cd .cursor && cd hooks; python3 check.py": filepath.Join(root, ".cursor", "hooks", "helper.py"),
 	} {
 		if got := RunFilePaths(cmd, root, root, testSources.ProjectDirVars()); !slices.Contains(got, want) {
