@@ -8,11 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/agent/claude"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/host"
-	"github.com/agenthooks/agenthooks/trust"
 )
 
 // TestCopilotRunsUserClaudeSettings: GitHub Copilot CLI runs the hooks of
@@ -49,17 +47,7 @@ func TestCopilotRunsUserClaudeSettings(t *testing.T) {
 		filepath.Join(home, ".cursor", "placeholder"):               "",
 	})
 	config := filepath.Join(dir, "config")
-	ts, err := trust.Open(config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pins, err := agents.Sources().ProjectPins(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.TrustSums(ws, pins); err != nil {
-		t.Fatal(err)
-	}
+	ts := trustWorkspace(t, config, ws)
 	environ := []string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + home,
 		"AGENTHOOKS_ENTERPRISE_CONFIG=" + filepath.Join(dir, "none.json"),

@@ -39,17 +39,7 @@ func trustedHost(tb testing.TB, files map[string]string) (*host.Host, string, fu
 			tb.Fatal(err)
 		}
 	}
-	store, err := trust.Open(cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pins, err := agents.Sources().ProjectPins(root)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if err := store.TrustSums(root, pins); err != nil {
-		tb.Fatal(err)
-	}
+	trustWorkspace(tb, cfg, root)
 	time.Sleep(2100 * time.Millisecond)
 	h := host.Open(context.Background(), host.Options{
 		Environ:  []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "AGENTHOOKS_CONFIG_DIR=" + cfg, "AGENTHOOKS_STATE_DIR=" + state},
@@ -60,4 +50,23 @@ func trustedHost(tb testing.TB, files map[string]string) (*host.Host, string, fu
 	})
 	tb.Cleanup(func() { _ = h.Close(context.Background()) })
 	return h, root, write
+}
+
+// trustWorkspace trusts root in the trust store under dir as `agenthooks
+// trust` does: every project-level file of every agent pinned. It
+// returns the store.
+func trustWorkspace(tb testing.TB, dir, root string) *trust.Store {
+	tb.Helper()
+	store, err := trust.Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pins, err := agents.Sources().ProjectPins(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := store.TrustSums(root, pins); err != nil {
+		tb.Fatal(err)
+	}
+	return store
 }

@@ -7,11 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agenthooks/agenthooks/agent/agents"
 	"github.com/agenthooks/agenthooks/config"
 	"github.com/agenthooks/agenthooks/event"
 	"github.com/agenthooks/agenthooks/host"
-	"github.com/agenthooks/agenthooks/trust"
 )
 
 // A trust store that cannot be read takes no project's fail-closed hook
@@ -51,17 +49,7 @@ func TestUnreadableTrustStoreKeepsFailClosed(t *testing.T) {
 
 	// The store reads again, and trusts the workspace.
 	os.Remove(store)
-	ts, err := trust.Open(store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pins, err := agents.Sources().ProjectPins(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := ts.TrustSums(ws, pins); err != nil {
-		t.Fatal(err)
-	}
+	trustWorkspace(t, store, ws)
 	rep := step("curl x")
 	if !rep.Decision.Blocked() || !strings.Contains(rep.Decision.UserMessage, "no curl") {
 		t.Errorf("after the store was fixed, the project hook itself should deny: %s", rep.Stdout)
