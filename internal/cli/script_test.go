@@ -1,7 +1,9 @@
 package cli_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/agenthooks/agenthooks/internal/cli"
 	"github.com/agenthooks/agenthooks/internal/faultinject"
+	"github.com/agenthooks/agenthooks/internal/needs"
 )
 
 // TestMain lets testscript run the test binary as the agenthooks command,
@@ -35,9 +38,28 @@ func TestMain(m *testing.M) {
 // leaks in.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
-		Dir:   filepath.Join("testdata", "script"),
-		Setup: isolate,
+		Dir:       filepath.Join("testdata", "script"),
+		Setup:     isolate,
+		Condition: installed,
 	})
+}
+
+// installed answers a script's [needs:NAME] condition: whether the
+// program NAME is on PATH. A script skips what needs a missing program on
+// a machine with only Go; under needs.StrictEnv (CI) a missing one fails
+// the script, as needs.Missing fails a test.
+func installed(cond string) (bool, error) {
+	name, ok := strings.CutPrefix(cond, "needs:")
+	if !ok {
+		return false, fmt.Errorf("unknown condition %q (use needs:PROGRAM)", cond)
+	}
+	if _, err := exec.LookPath(name); err == nil {
+		return true, nil
+	}
+	if os.Getenv(needs.StrictEnv) != "" {
+		return false, fmt.Errorf("%s is not installed (%s is set: a missing part fails)", name, needs.StrictEnv)
+	}
+	return false, nil
 }
 
 // isolate gives a script its own HOME, config, state and enterprise
